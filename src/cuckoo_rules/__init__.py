@@ -1,0 +1,67 @@
+"""cuckoo-rules: an exact, immutable, typed rules engine for the card game CuBirds.
+
+Everything public is re-exported here; import the package as ``cr``::
+
+    import cuckoo_rules as cr
+
+    state = cr.new_game(cr.GameOptions(num_players=3), seed=7)
+    state = cr.apply(state, cr.legal_actions(state)[0])
+"""
+
+from .actions import NUM_ROWS, Action, Draw, FlyHome, Lay, Pass, Phase, Side
+from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species, canonical_deck
+from .codec import (
+    decode_action,
+    decode_options,
+    decode_state,
+    encode_action,
+    encode_counts,
+    encode_state,
+)
+from .engine import HAND_SIZE, apply, can_fly_home, has_won, legal_actions, new_game
+from .errors import CuckooError, DecodeError, IllegalActionError, InvalidOptionsError
+from .options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from .state import Counts, GameState, Row, counts_to_dict, dict_to_counts
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK_SIZE",
+    "HAND_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NUM_ROWS",
+    "NUM_SPECIES",
+    "SPECIES",
+    "Action",
+    "Counts",
+    "CuckooError",
+    "DecodeError",
+    "Draw",
+    "FlyHome",
+    "GameOptions",
+    "GameState",
+    "IllegalActionError",
+    "InvalidOptionsError",
+    "Lay",
+    "Pass",
+    "Phase",
+    "Row",
+    "Side",
+    "Species",
+    "__version__",
+    "apply",
+    "can_fly_home",
+    "canonical_deck",
+    "counts_to_dict",
+    "decode_action",
+    "decode_options",
+    "decode_state",
+    "dict_to_counts",
+    "encode_action",
+    "encode_counts",
+    "encode_state",
+    "has_won",
+    "legal_actions",
+    "new_game",
+]

@@ -1,0 +1,131 @@
+"""The four kinds of action, the phases they belong to, and their canonical order.
+
+Actions are small frozen values. The engine hands out the same action objects again
+and again (see :data:`LAY_ACTIONS`), but any equal action built by hand is accepted too.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TypeAlias
+
+import attrs
+
+from .cards import SPECIES, Species
+
+__all__ = [
+    "DRAW",
+    "FLY_HOME_ACTIONS",
+    "LAY_ACTIONS",
+    "NUM_ROWS",
+    "PASS",
+    "Action",
+    "Draw",
+    "FlyHome",
+    "Lay",
+    "Pass",
+    "Phase",
+    "Side",
+]
+
+NUM_ROWS = 4
+"""The number of rows on the table."""
+
+
+class Side(Enum):
+    """The end of a row where birds are laid."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    def __repr__(self) -> str:
+        return f"Side.{self.name}"
+
+
+class Phase(Enum):
+    """What the current player is to decide (``interchange.md`` §1).
+
+    Attributes:
+        LAY: Lay all birds of one species at an end of a row.
+        DRAW: Take the optional draw of two cards, or pass.
+        FLOCK: Fly one flock home, or pass.
+        GAME_OVER: The game has ended; no action is legal.
+    """
+
+    LAY = "lay"
+    DRAW = "draw"
+    FLOCK = "flock"
+    GAME_OVER = "game_over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen(repr=False)
+class Lay:
+    """Lay every card of ``species`` from hand at the ``side`` end of row ``row``.
+
+    Attributes:
+        species: The species laid; the hand must hold at least one card of it.
+        row: The row, 0 to 3.
+        side: The end of the row.
+
+    Example:
+        >>> Lay(Species.PARROT, 0, Side.LEFT)
+        Lay(Species.PARROT, 0, Side.LEFT)
+    """
+
+    species: Species
+    row: int
+    side: Side
+
+    def __repr__(self) -> str:
+        return f"Lay({self.species!r}, {self.row!r}, {self.side!r})"
+
+
+@attrs.frozen(repr=False)
+class Draw:
+    """Take the optional draw: the top two cards of the draw pile."""
+
+    def __repr__(self) -> str:
+        return "Draw()"
+
+
+@attrs.frozen(repr=False)
+class FlyHome:
+    """Reveal every card of ``species`` in hand and fly one or two of them home.
+
+    Attributes:
+        species: The flock's species; the hand must hold at least its small-flock number.
+    """
+
+    species: Species
+
+    def __repr__(self) -> str:
+        return f"FlyHome({self.species!r})"
+
+
+@attrs.frozen(repr=False)
+class Pass:
+    """Decline the optional draw (in the draw phase) or the flock (in the flock phase)."""
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+Action: TypeAlias = Lay | Draw | FlyHome | Pass
+"""Any action: ``Lay | Draw | FlyHome | Pass``."""
+
+LAY_ACTIONS: tuple[tuple[Lay, ...], ...] = tuple(
+    tuple(Lay(s, row, side) for row in range(NUM_ROWS) for side in Side) for s in SPECIES
+)
+"""``LAY_ACTIONS[s.index]``: the 8 lays of species ``s`` in canonical order."""
+
+FLY_HOME_ACTIONS: tuple[FlyHome, ...] = tuple(FlyHome(s) for s in SPECIES)
+"""``FLY_HOME_ACTIONS[s.index]``: the flock action of species ``s``."""
+
+DRAW = Draw()
+"""The draw action."""
+
+PASS = Pass()
+"""The pass action."""

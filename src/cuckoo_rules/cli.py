@@ -1,0 +1,6 @@
+"""Command-line interface (placeholder)."""
+
+
+def main() -> int:
+    """Run the command line."""
+    return 0

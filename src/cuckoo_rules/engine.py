@@ -1,0 +1,641 @@
+"""The rules of CuBirds as pure functions: ``new_game``, ``legal_actions``, ``apply``.
+
+The code follows ``rules.md`` section by section; the phase transitions and the
+canonical order of actions are those of ``interchange.md`` §1, and every shuffle is
+the seeded one of §2. No function here changes its arguments: each transition builds a
+new :class:`GameState` that shares the unchanged parts of the old one.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    DRAW,
+    FLY_HOME_ACTIONS,
+    LAY_ACTIONS,
+    NUM_ROWS,
+    PASS,
+    Action,
+    Draw,
+    FlyHome,
+    Lay,
+    Pass,
+    Phase,
+    Side,
+)
+from .cards import NUM_SPECIES, SPECIES, Species, canonical_deck
+from .errors import IllegalActionError, InvalidOptionsError
+from .options import GameOptions
+from .rng import SEED_LIMIT, shuffle, splitmix64
+from .state import EMPTY_COUNTS, Counts, GameState, Row
+
+__all__ = ["HAND_SIZE", "apply", "can_fly_home", "has_won", "legal_actions", "new_game"]
+
+HAND_SIZE = 8
+"""Cards dealt to each player at the start of a round."""
+
+_SMALL = tuple(s.small_flock for s in SPECIES)
+_BIG = tuple(s.big_flock for s in SPECIES)
+_LAY = Phase.LAY
+_DRAW = Phase.DRAW
+_FLOCK = Phase.FLOCK
+_OVER = Phase.GAME_OVER
+_DRAW_OR_PASS: tuple[Action, ...] = (DRAW, PASS)
+_ONLY_PASS: tuple[Action, ...] = (PASS,)
+
+
+# --------------------------------------------------------------------------- piles
+
+
+class _Piles:
+    """The draw and discard piles while one transition is computed (never shared).
+
+    Cards are taken from the top of the draw pile; when it is empty and a card is
+    needed, the discard pile is laid out in species order and shuffled into a new draw
+    pile with the game's next random stream (rules §5, interchange §2).
+    """
+
+    __slots__ = ("discard", "draw", "pos", "seed", "shuffles")
+
+    def __init__(
+        self,
+        draw: tuple[Species, ...] | list[Species],
+        discard: Counts,
+        seed: int,
+        shuffles: int,
+    ) -> None:
+        self.draw = draw
+        self.pos = 0
+        self.discard = discard
+        self.seed = seed
+        self.shuffles = shuffles
+
+    @classmethod
+    def of(cls, state: GameState) -> _Piles:
+        """The piles of ``state``."""
+        return cls(state.draw_pile, state.discard_pile, state.seed, state.shuffles)
+
+    def is_empty(self) -> bool:
+        return self.pos == len(self.draw) and not any(self.discard)
+
+    def take(self, count: int) -> list[Species]:
+        """Take up to ``count`` cards from the top, reshuffling the discard pile if needed."""
+        draw, pos = self.draw, self.pos
+        if pos + count <= len(draw):
+            self.pos = pos + count
+            return list(draw[pos : pos + count])
+        taken: list[Species] = []
+        while len(taken) < count:
+            if self.pos == len(self.draw) and not self._reshuffle():
+                break
+            taken.append(self.draw[self.pos])
+            self.pos += 1
+        return taken
+
+    def _reshuffle(self) -> bool:
+        if not any(self.discard):
+            return False
+        cards = [s for s, n in zip(SPECIES, self.discard, strict=True) for _ in range(n)]
+        shuffle(cards, self.seed, self.shuffles)
+        self.shuffles += 1
+        self.draw, self.pos, self.discard = cards, 0, EMPTY_COUNTS
+        return True
+
+    def draw_pile(self) -> tuple[Species, ...]:
+        if self.pos == 0 and type(self.draw) is tuple:
+            return self.draw
+        return tuple(self.draw[self.pos :])
+
+
+def _add(counts: Counts, cards: list[Species] | tuple[Species, ...]) -> Counts:
+    """Return ``counts`` with ``cards`` added."""
+    added = list(counts)
+    for card in cards:
+        added[card.index] += 1
+    return tuple(added)
+
+
+def _replace(items: tuple[Counts, ...], index: int, value: Counts) -> tuple[Counts, ...]:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+# --------------------------------------------------------------------------- setup (§2)
+
+
+def new_game(options: GameOptions, seed: int) -> GameState:
+    """Set up a game: shuffle, choose the dealer, build the rows, deal (rules §2).
+
+    Args:
+        options: The game options.
+        seed: An integer in ``[0, 2**64)``; the same options and seed always give the
+            same game.
+
+    Returns:
+        The state before the first turn: the dealer is to lay.
+
+    Raises:
+        InvalidOptionsError: If ``options`` is not a :class:`GameOptions` or the seed is
+            not an integer in range.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> state = new_game(GameOptions(num_players=3), seed=42)
+        >>> state.current_player, [len(row) for row in state.rows], state.hand_size(0)
+        (2, [3, 3, 3, 3], 8)
+    """
+    if not isinstance(options, GameOptions):
+        raise InvalidOptionsError(f"options: expected GameOptions, got {options!r}")
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
+    n = options.num_players
+    deck = canonical_deck()
+    rng_state = shuffle(deck, seed, 0)
+    _, out = splitmix64(rng_state)
+    dealer = out % n
+
+    piles = _Piles(deck, EMPTY_COUNTS, seed, 1)
+
+    # Rows: turn cards one at a time; a species already in the row is set aside.
+    rows: list[Row] = []
+    set_aside: list[Species] = []
+    for _ in range(NUM_ROWS):
+        row: list[Species] = []
+        while len(row) < options.initial_row_length:
+            if piles.pos == len(piles.draw):  # only for absurd orders: rules §2.2
+                piles.discard = _add(piles.discard, set_aside)
+                set_aside = []
+            (card,) = piles.take(1)
+            if card in row:
+                set_aside.append(card)
+            else:
+                row.append(card)
+        rows.append(tuple(row))
+
+    if options.setup_duplicates_to == "draw_pile" and set_aside:
+        cards = sorted([*piles.draw[piles.pos :], *set_aside], key=_species_index)
+        shuffle(cards, seed, piles.shuffles)
+        piles.shuffles += 1
+        piles.draw, piles.pos = cards, 0
+    else:
+        piles.discard = _add(piles.discard, set_aside)
+
+    hands = _deal(piles, n, dealer)
+    collections = [EMPTY_COUNTS] * n
+    for k in range(n):
+        seat = (dealer + k) % n
+        collections[seat] = _add(EMPTY_COUNTS, piles.take(1))
+
+    return GameState(
+        options,
+        seed,
+        piles.shuffles,
+        1,
+        1,
+        dealer,
+        dealer,
+        _LAY,
+        tuple(rows),
+        piles.draw_pile(),
+        piles.discard,
+        hands,
+        (EMPTY_COUNTS,) * n,
+        tuple(collections),
+        (),
+    )
+
+
+def _species_index(card: Species) -> int:
+    return card.index
+
+
+def _deal(piles: _Piles, n: int, dealer: int) -> tuple[Counts, ...]:
+    """Deal a hand to each seat, starting with the dealer, in seat order (§3 of interchange)."""
+    hands = [EMPTY_COUNTS] * n
+    for k in range(n):
+        seat = (dealer + k) % n
+        hands[seat] = _add(EMPTY_COUNTS, piles.take(HAND_SIZE))
+    return tuple(hands)
+
+
+# --------------------------------------------------------------------------- legal actions
+
+
+def can_fly_home(hand: Counts) -> bool:
+    """Whether a hand holds at least a small flock of some species (rules §3.2)."""
+    for count, small in zip(hand, _SMALL, strict=True):  # noqa: SIM110 (hot path)
+        if count >= small:
+            return True
+    return False
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Return the current player's legal actions in canonical order (interchange §1).
+
+    Lays come species by species, each row 0 to 3, left before right; in the draw phase
+    ``Draw()`` then ``Pass()``; in the flock phase each possible flock in species order,
+    then ``Pass()``. A finished game has none.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> actions = legal_actions(new_game(GameOptions(num_players=2), seed=1))
+        >>> actions[0]
+        Lay(Species.OWL, 0, Side.LEFT)
+    """
+    phase = state.phase
+    if phase is _LAY:
+        hand = state.hands[state.current_player]
+        actions: tuple[Action, ...] = ()
+        for i in range(NUM_SPECIES):
+            if hand[i]:
+                actions += LAY_ACTIONS[i]
+        return actions
+    if phase is _DRAW:
+        return _DRAW_OR_PASS
+    if phase is _FLOCK:
+        hand = state.hands[state.current_player]
+        flocks: tuple[Action, ...] = tuple(
+            FLY_HOME_ACTIONS[i] for i in range(NUM_SPECIES) if hand[i] >= _SMALL[i]
+        )
+        return flocks + _ONLY_PASS
+    return ()
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """Return the state after the current player takes ``action``.
+
+    Args:
+        state: The state before the action; it is not changed.
+        action: One of :func:`legal_actions` of ``state`` (an equal action built by hand
+            is fine).
+
+    Returns:
+        The next state.
+
+    Raises:
+        IllegalActionError: If ``action`` is not legal in ``state``; the message says why.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, legal_actions
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> after = apply(state, legal_actions(state)[0])
+        >>> after.turn > state.turn or after.phase is not Phase.LAY
+        True
+    """
+    phase = state.phase
+    kind = type(action)
+    if phase is _LAY:
+        if kind is Lay:
+            assert isinstance(action, Lay)
+            species = action.species
+            row = action.row
+            if (
+                type(species) is Species
+                and type(row) is int
+                and 0 <= row < NUM_ROWS
+                and type(action.side) is Side
+                and state.hands[state.current_player][species.index]
+            ):
+                return _lay(state, species, row, action.side)
+    elif phase is _DRAW:
+        if kind is Draw:
+            return _draw(state)
+        if kind is Pass:
+            return _flock_check(state, state.hands, state.known_hands, state.rows, _Piles.of(state))
+    elif phase is _FLOCK:
+        if kind is FlyHome:
+            assert isinstance(action, FlyHome)
+            species = action.species
+            if type(species) is Species and (
+                state.hands[state.current_player][species.index] >= species.small_flock
+            ):
+                return _fly_home(state, species)
+        elif kind is Pass:
+            return _end_turn(
+                state,
+                state.hands,
+                state.known_hands,
+                state.collections,
+                state.rows,
+                _Piles.of(state),
+            )
+    raise IllegalActionError(_why_illegal(state, action))
+
+
+def _lay(state: GameState, species: Species, row_index: int, side: Side) -> GameState:
+    """Rules §3.1: lay every card of a species at one end of a row, capture, refill."""
+    p = state.current_player
+    si = species.index
+    hand = state.hands[p]
+    laid = (species,) * hand[si]
+    row = state.rows[row_index]
+
+    captured: tuple[Species, ...]
+    if side is Side.LEFT:
+        try:
+            nearest = row.index(species)
+        except ValueError:
+            nearest = -1
+        absent = nearest < 0
+        if absent:
+            captured, new_row = (), laid + row
+        else:
+            captured, new_row = row[:nearest], laid + row[nearest:]
+    else:
+        try:
+            nearest = len(row) - 1 - row[::-1].index(species)
+        except ValueError:
+            nearest = -1
+        absent = nearest < 0
+        if absent:
+            captured, new_row = (), row + laid
+        else:
+            captured, new_row = row[nearest + 1 :], row[: nearest + 1] + laid
+
+    new_hand = list(hand)
+    new_hand[si] = 0
+    known = state.known_hands[p]
+    if known[si] or captured:
+        new_known = list(known)
+        new_known[si] = 0
+        for card in captured:
+            new_hand[card.index] += 1
+            new_known[card.index] += 1
+        known = tuple(new_known)
+    hands = _replace(state.hands, p, tuple(new_hand))
+    known_hands = (
+        _replace(state.known_hands, p, known)
+        if known is not state.known_hands[p]
+        else state.known_hands
+    )
+    piles = _Piles.of(state)
+
+    if captured:
+        if new_row.count(species) == len(new_row):  # refill until two species (§3.1)
+            refill = list(new_row)
+            while refill.count(species) == len(refill):
+                drawn = piles.take(1)
+                if not drawn:
+                    break
+                refill.append(drawn[0])
+            new_row = tuple(refill)
+        rows = _replace_row(state.rows, row_index, new_row)
+        return _flock_check(state, hands, known_hands, rows, piles)
+
+    rows = _replace_row(state.rows, row_index, new_row)
+    options = state.options
+    if options.round_end_timing == "immediate" and not any(new_hand):
+        return _end_turn(state, hands, known_hands, state.collections, rows, piles)
+    if not piles.is_empty() and (absent or options.optional_draw_if_adjacent):
+        return GameState(
+            options,
+            state.seed,
+            state.shuffles,
+            state.round,
+            state.turn,
+            state.dealer,
+            p,
+            _DRAW,
+            rows,
+            state.draw_pile,
+            state.discard_pile,
+            hands,
+            known_hands,
+            state.collections,
+            (),
+        )
+    return _flock_check(state, hands, known_hands, rows, piles)
+
+
+def _replace_row(rows: tuple[Row, ...], index: int, row: Row) -> tuple[Row, ...]:
+    return rows[:index] + (row,) + rows[index + 1 :]
+
+
+def _draw(state: GameState) -> GameState:
+    """Rules §3.1: the optional draw takes the top two cards (fewer if both piles run out)."""
+    p = state.current_player
+    piles = _Piles.of(state)
+    hands = _replace(state.hands, p, _add(state.hands[p], piles.take(2)))
+    return _flock_check(state, hands, state.known_hands, state.rows, piles)
+
+
+def _flock_check(
+    state: GameState,
+    hands: tuple[Counts, ...],
+    known_hands: tuple[Counts, ...],
+    rows: tuple[Row, ...],
+    piles: _Piles,
+) -> GameState:
+    """Go to the flock phase if a flock is possible (or always offered), else end the turn."""
+    if state.options.always_prompt_flock or can_fly_home(hands[state.current_player]):
+        return GameState(
+            state.options,
+            state.seed,
+            piles.shuffles,
+            state.round,
+            state.turn,
+            state.dealer,
+            state.current_player,
+            _FLOCK,
+            rows,
+            piles.draw_pile(),
+            piles.discard,
+            hands,
+            known_hands,
+            state.collections,
+            (),
+        )
+    return _end_turn(state, hands, known_hands, state.collections, rows, piles)
+
+
+def _fly_home(state: GameState, species: Species) -> GameState:
+    """Rules §3.2: reveal every card of a species; one or two go home, the rest are discarded."""
+    p = state.current_player
+    si = species.index
+    hand = state.hands[p]
+    count = hand[si]
+    home = 2 if count >= species.big_flock else 1
+    new_hand = list(hand)
+    new_hand[si] = 0
+    hands = _replace(state.hands, p, tuple(new_hand))
+    known = state.known_hands[p]
+    known_hands = state.known_hands
+    if known[si]:
+        new_known = list(known)
+        new_known[si] = 0
+        known_hands = _replace(known_hands, p, tuple(new_known))
+    collection = list(state.collections[p])
+    collection[si] += home
+    collections = _replace(state.collections, p, tuple(collection))
+    piles = _Piles.of(state)
+    if count > home:
+        discard = list(piles.discard)
+        discard[si] += count - home
+        piles.discard = tuple(discard)
+    return _end_turn(state, hands, known_hands, collections, state.rows, piles)
+
+
+def has_won(collection: Counts) -> bool:
+    """Whether a collection wins: 7 species, or 3 or more cards of each of 2 species (§3.3).
+
+    Example:
+        >>> has_won((3, 0, 3, 0, 0, 0, 0, 0)), has_won((1, 1, 1, 1, 1, 1, 0, 0))
+        (True, False)
+    """
+    species = 0
+    triples = 0
+    for count in collection:
+        if count:
+            species += 1
+            if count >= 3:
+                triples += 1
+    return species >= 7 or triples >= 2
+
+
+def _end_turn(
+    state: GameState,
+    hands: tuple[Counts, ...],
+    known_hands: tuple[Counts, ...],
+    collections: tuple[Counts, ...],
+    rows: tuple[Row, ...],
+    piles: _Piles,
+) -> GameState:
+    """Rules §3.3: a win ends the game; an empty hand ends the round; else the next turn."""
+    p = state.current_player
+    options = state.options
+    if has_won(collections[p]):
+        return GameState(
+            options,
+            state.seed,
+            piles.shuffles,
+            state.round,
+            state.turn,
+            state.dealer,
+            p,
+            _OVER,
+            rows,
+            piles.draw_pile(),
+            piles.discard,
+            hands,
+            known_hands,
+            collections,
+            (p,),
+        )
+    if any(hands[p]):
+        return GameState(
+            options,
+            state.seed,
+            piles.shuffles,
+            state.round,
+            state.turn + 1,
+            state.dealer,
+            (p + 1) % options.num_players,
+            _LAY,
+            rows,
+            piles.draw_pile(),
+            piles.discard,
+            hands,
+            known_hands,
+            collections,
+            (),
+        )
+    return _end_round(state, hands, collections, rows, piles)
+
+
+def _end_round(
+    state: GameState,
+    hands: tuple[Counts, ...],
+    collections: tuple[Counts, ...],
+    rows: tuple[Row, ...],
+    piles: _Piles,
+) -> GameState:
+    """Rules §4: hands are discarded; the game ends by exhaustion or a new round is dealt."""
+    p = state.current_player
+    options = state.options
+    n = options.num_players
+    discard = list(piles.discard)
+    for hand in hands:
+        for i, count in enumerate(hand):
+            discard[i] += count
+    piles.discard = tuple(discard)
+    no_hands = (EMPTY_COUNTS,) * n
+    available = len(piles.draw) - piles.pos
+    if options.exhaustion_counts_discard:
+        available += sum(discard)
+    if available < HAND_SIZE * n:
+        sizes = [sum(c) for c in collections]
+        best = max(sizes)
+        winners = tuple(seat for seat in range(n) if sizes[seat] == best)
+        return GameState(
+            options,
+            state.seed,
+            piles.shuffles,
+            state.round,
+            state.turn,
+            state.dealer,
+            p,
+            _OVER,
+            rows,
+            piles.draw_pile(),
+            piles.discard,
+            no_hands,
+            no_hands,
+            collections,
+            winners,
+        )
+    new_hands = _deal(piles, n, p)
+    first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
+    return GameState(
+        options,
+        state.seed,
+        piles.shuffles,
+        state.round + 1,
+        state.turn + 1,
+        p,
+        first,
+        _LAY,
+        rows,
+        piles.draw_pile(),
+        piles.discard,
+        new_hands,
+        no_hands,
+        collections,
+        (),
+    )
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _why_illegal(state: GameState, action: object) -> str:
+    """Explain why ``action`` is not legal in ``state``."""
+    phase = state.phase
+    p = state.current_player
+    asked = f"{action!r} is not legal for player {p} in phase {phase.value!r}"
+    if phase is _OVER:
+        return f"{action!r} is not legal: the game is over"
+    if not isinstance(action, Lay | Draw | FlyHome | Pass):
+        return f"{action!r} is not an action (expected Lay, Draw, FlyHome or Pass)"
+    hand = state.hands[p]
+    if phase is _LAY:
+        if not isinstance(action, Lay):
+            return f"{asked}: a turn starts by laying birds"
+        if not isinstance(action.species, Species):
+            return f"{asked}: species must be a Species, got {action.species!r}"
+        if type(action.row) is not int or not 0 <= action.row < NUM_ROWS:
+            return f"{asked}: row must be an integer from 0 to {NUM_ROWS - 1}"
+        if not isinstance(action.side, Side):
+            return f"{asked}: side must be Side.LEFT or Side.RIGHT, got {action.side!r}"
+        return f"{asked}: player {p} holds no {action.species.value}"
+    if phase is _DRAW:
+        return f"{asked}: after a lay that took no cards the choice is Draw() or Pass()"
+    if isinstance(action, FlyHome):
+        species = action.species
+        if not isinstance(species, Species):
+            return f"{asked}: species must be a Species, got {species!r}"
+        return (
+            f"{asked}: a flock of {species.value} needs {species.small_flock} cards, "
+            f"player {p} holds {hand[species.index]}"
+        )
+    return f"{asked}: the choice is to fly a flock home or Pass()"

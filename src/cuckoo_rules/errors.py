@@ -1,0 +1,34 @@
+"""The exceptions the library raises.
+
+Every error the library raises on bad input derives from :class:`CuckooError`, and the
+ones about a bad value also derive from :class:`ValueError`, so ``except ValueError``
+works as expected.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CuckooError", "DecodeError", "IllegalActionError", "InvalidOptionsError"]
+
+
+class CuckooError(Exception):
+    """Base class of every error raised by ``cuckoo_rules``."""
+
+
+class IllegalActionError(CuckooError, ValueError):
+    """An action that is not legal in the given state was applied.
+
+    The message says which action was asked for and why it is not allowed. The state
+    passed in is unchanged (states are immutable).
+    """
+
+
+class DecodeError(CuckooError, ValueError):
+    """A JSON document (state or action) is malformed or inconsistent.
+
+    The message names the offending field, for example
+    ``"hands[1].robin: count -1 is negative"``.
+    """
+
+
+class InvalidOptionsError(CuckooError, ValueError):
+    """Game options or a seed are out of range or of the wrong type."""

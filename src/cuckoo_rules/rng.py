@@ -1,0 +1,70 @@
+"""SplitMix64 and the seeded Fisher-Yates shuffle (``interchange.md`` §2).
+
+These are the only sources of randomness in the rules engine. They are pure functions
+of their inputs, so a deal can be reproduced in any language.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+__all__ = ["MASK64", "SEED_LIMIT", "shuffle", "splitmix64", "stream_state"]
+
+T = TypeVar("T")
+
+MASK64 = (1 << 64) - 1
+"""Mask of a 64-bit unsigned integer."""
+
+SEED_LIMIT = 1 << 64
+"""Seeds are integers in ``[0, SEED_LIMIT)``."""
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_STREAM = 0xD1B54A32D192ED03
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """Advance a SplitMix64 generator by one step.
+
+    Args:
+        state: The generator state, a 64-bit unsigned integer.
+
+    Returns:
+        The new state and the 64-bit output.
+
+    Example:
+        >>> state, out = splitmix64(0)
+        >>> hex(out)
+        '0xe220a8397b1dcdaf'
+    """
+    state = (state + _GOLDEN) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def stream_state(seed: int, stream: int) -> int:
+    """Return the initial generator state of random stream ``stream`` of game ``seed``."""
+    return (seed ^ ((stream * _STREAM) & MASK64)) & MASK64
+
+
+def shuffle(cards: list[T], seed: int, stream: int) -> int:
+    """Shuffle ``cards`` in place with Fisher-Yates driven by SplitMix64.
+
+    This function mutates the list it is given; the engine only ever passes it a fresh
+    list of its own.
+
+    Args:
+        cards: The list to shuffle, in place.
+        seed: The game seed, in ``[0, 2**64)``.
+        stream: The number of the random stream (0 for the first shuffle of a game).
+
+    Returns:
+        The generator state after the shuffle (stream 0 goes on to pick the dealer).
+    """
+    state = stream_state(seed, stream)
+    for i in range(len(cards) - 1, 0, -1):
+        state, out = splitmix64(state)
+        j = out % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return state
