@@ -25,30 +25,19 @@ class Species(Enum):
         (3, 4, 10)
     """
 
-    _value_: str
     index: int
     copies: int
     small_flock: int
     big_flock: int
 
-    def __new__(cls, value: str, index: int, copies: int, small: int, big: int) -> Species:
-        """Build a member from its JSON id, order index and card numbers."""
-        member = object.__new__(cls)
-        member._value_ = value
-        member.index = index
-        member.copies = copies
-        member.small_flock = small
-        member.big_flock = big
-        return member
-
-    FLAMINGO = ("flamingo", 0, 7, 2, 3)
-    OWL = ("owl", 1, 10, 3, 4)
-    TOUCAN = ("toucan", 2, 10, 3, 4)
-    DUCK = ("duck", 3, 13, 4, 6)
-    PARROT = ("parrot", 4, 13, 4, 6)
-    MAGPIE = ("magpie", 5, 17, 5, 7)
-    REED_WARBLER = ("reed_warbler", 6, 20, 6, 9)
-    ROBIN = ("robin", 7, 20, 6, 9)
+    FLAMINGO = "flamingo"
+    OWL = "owl"
+    TOUCAN = "toucan"
+    DUCK = "duck"
+    PARROT = "parrot"
+    MAGPIE = "magpie"
+    REED_WARBLER = "reed_warbler"
+    ROBIN = "robin"
 
     def __repr__(self) -> str:
         return f"Species.{self.name}"
@@ -58,6 +47,24 @@ class Species(Enum):
         """The species' English name, for display (``"Reed Warbler"``)."""
         return _LABELS[self.index]
 
+
+# species: (copies, small flock, big flock), rules §1
+_NUMBERS = {
+    Species.FLAMINGO: (7, 2, 3),
+    Species.OWL: (10, 3, 4),
+    Species.TOUCAN: (10, 3, 4),
+    Species.DUCK: (13, 4, 6),
+    Species.PARROT: (13, 4, 6),
+    Species.MAGPIE: (17, 5, 7),
+    Species.REED_WARBLER: (20, 6, 9),
+    Species.ROBIN: (20, 6, 9),
+}
+for _index, (_species, (_copies, _small, _big)) in enumerate(_NUMBERS.items()):
+    _species.index = _index
+    _species.copies = _copies
+    _species.small_flock = _small
+    _species.big_flock = _big
+del _index, _species, _copies, _small, _big
 
 _LABELS = (
     "Pink Flamingo",

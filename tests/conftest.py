@@ -1,0 +1,41 @@
+"""Shared test configuration: Hypothesis profiles and small helpers.
+
+Profiles (choose with ``HYPOTHESIS_PROFILE``; CI sets ``CI=true`` and gets ``ci``):
+
+- ``dev`` (default): quick feedback while editing.
+- ``ci``: more examples, derandomized so that a CI run is reproducible.
+- ``soak``: long runs for ``scripts/soak.sh``; not for CI.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "soak",
+    max_examples=20_000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository root."""
+
+SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
+"""The shared test vectors (``../shared/vectors`` beside the checkout)."""
+
+DATA = Path(__file__).resolve().parent / "data"
+"""Test data kept in this repository (golden games, copies of the shared vectors)."""
