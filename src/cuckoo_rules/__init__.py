@@ -8,7 +8,20 @@ Everything public is re-exported here; import the package as ``cr``::
     state = cr.apply(state, cr.legal_actions(state)[0])
 """
 
-from .actions import NUM_ROWS, Action, Draw, FlyHome, Lay, Pass, Phase, Side
+from .actions import (
+    ALL_ACTIONS,
+    NUM_DISTINCT_ACTIONS,
+    NUM_ROWS,
+    Action,
+    Draw,
+    FlyHome,
+    Lay,
+    Pass,
+    Phase,
+    Side,
+    action_from_id,
+    action_id,
+)
 from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species, canonical_deck
 from .codec import (
     decode_action,
@@ -18,18 +31,30 @@ from .codec import (
     encode_counts,
     encode_state,
 )
-from .engine import HAND_SIZE, apply, can_fly_home, has_won, legal_actions, new_game
+from .engine import (
+    HAND_SIZE,
+    apply,
+    can_fly_home,
+    has_won,
+    legal_action_mask,
+    legal_actions,
+    new_game,
+)
 from .errors import CuckooError, DecodeError, IllegalActionError, InvalidOptionsError
+from .notation import format_action, parse_action
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .state import Counts, GameState, Row, counts_to_dict, dict_to_counts
+from .views import PlayerView, determinize, observe, unseen_cards
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ALL_ACTIONS",
     "DECK_SIZE",
     "HAND_SIZE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "NUM_DISTINCT_ACTIONS",
     "NUM_ROWS",
     "NUM_SPECIES",
     "SPECIES",
@@ -46,10 +71,13 @@ __all__ = [
     "Lay",
     "Pass",
     "Phase",
+    "PlayerView",
     "Row",
     "Side",
     "Species",
     "__version__",
+    "action_from_id",
+    "action_id",
     "apply",
     "can_fly_home",
     "canonical_deck",
@@ -57,11 +85,17 @@ __all__ = [
     "decode_action",
     "decode_options",
     "decode_state",
+    "determinize",
     "dict_to_counts",
     "encode_action",
     "encode_counts",
     "encode_state",
+    "format_action",
     "has_won",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
+    "observe",
+    "parse_action",
+    "unseen_cards",
 ]

@@ -14,9 +14,11 @@ import attrs
 from .cards import SPECIES, Species
 
 __all__ = [
+    "ALL_ACTIONS",
     "DRAW",
     "FLY_HOME_ACTIONS",
     "LAY_ACTIONS",
+    "NUM_DISTINCT_ACTIONS",
     "NUM_ROWS",
     "PASS",
     "Action",
@@ -26,6 +28,8 @@ __all__ = [
     "Pass",
     "Phase",
     "Side",
+    "action_from_id",
+    "action_id",
 ]
 
 NUM_ROWS = 4
@@ -129,3 +133,67 @@ DRAW = Draw()
 
 PASS = Pass()
 """The pass action."""
+
+
+# --------------------------------------------------------------------------- integer ids
+
+ALL_ACTIONS: tuple[Action, ...] = (
+    *(lay for lays in LAY_ACTIONS for lay in lays),
+    DRAW,
+    *FLY_HOME_ACTIONS,
+    PASS,
+)
+"""Every distinct action, indexed by its id (canonical order within each phase)."""
+
+NUM_DISTINCT_ACTIONS = len(ALL_ACTIONS)
+"""The number of distinct actions: 64 lays, draw, 8 flocks and pass (74)."""
+
+_DRAW_ID = 64
+_FLY_HOME_ID = 65
+_PASS_ID = 73
+
+
+def action_id(action: Action) -> int:
+    """Return the integer id of an action, for learning code.
+
+    Ids follow the canonical order: ``Lay(s, row, side)`` is ``8 * s.index + 2 * row +
+    (0 for left, 1 for right)``; ``Draw()`` is 64; ``FlyHome(s)`` is ``65 + s.index``;
+    ``Pass()`` is 73.
+
+    Raises:
+        ValueError: If ``action`` is not a well-formed action.
+
+    Example:
+        >>> action_id(Lay(Species.OWL, 1, Side.RIGHT)), action_id(Pass())
+        (11, 73)
+    """
+    if isinstance(action, Lay):
+        species, row, side = action.species, action.row, action.side
+        if isinstance(species, Species) and type(row) is int and 0 <= row < NUM_ROWS:
+            if side is Side.LEFT:
+                return species.index * 8 + row * 2
+            if side is Side.RIGHT:
+                return species.index * 8 + row * 2 + 1
+    elif isinstance(action, Draw):
+        return _DRAW_ID
+    elif isinstance(action, FlyHome):
+        if isinstance(action.species, Species):
+            return _FLY_HOME_ID + action.species.index
+    elif isinstance(action, Pass):
+        return _PASS_ID
+    raise ValueError(f"{action!r} is not a well-formed action")
+
+
+def action_from_id(index: int) -> Action:
+    """Return the action with id ``index`` (the inverse of :func:`action_id`).
+
+    Raises:
+        ValueError: If ``index`` is not an integer from 0 to 73.
+
+    Example:
+        >>> action_from_id(11)
+        Lay(Species.OWL, 1, Side.RIGHT)
+    """
+    if type(index) is not int or not 0 <= index < NUM_DISTINCT_ACTIONS:
+        raise ValueError(f"action id {index!r} is not an integer from 0 to 73")
+    return ALL_ACTIONS[index]

@@ -12,6 +12,7 @@ from .actions import (
     DRAW,
     FLY_HOME_ACTIONS,
     LAY_ACTIONS,
+    NUM_DISTINCT_ACTIONS,
     NUM_ROWS,
     PASS,
     Action,
@@ -21,14 +22,24 @@ from .actions import (
     Pass,
     Phase,
     Side,
+    action_id,
 )
 from .cards import NUM_SPECIES, SPECIES, Species, canonical_deck
 from .errors import IllegalActionError, InvalidOptionsError
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle, splitmix64
 from .state import EMPTY_COUNTS, Counts, GameState, Row
+from .views import PlayerView
 
-__all__ = ["HAND_SIZE", "apply", "can_fly_home", "has_won", "legal_actions", "new_game"]
+__all__ = [
+    "HAND_SIZE",
+    "apply",
+    "can_fly_home",
+    "has_won",
+    "legal_action_mask",
+    "legal_actions",
+    "new_game",
+]
 
 HAND_SIZE = 8
 """Cards dealt to each player at the start of a round."""
@@ -227,22 +238,44 @@ def can_fly_home(hand: Counts) -> bool:
     return False
 
 
-def legal_actions(state: GameState) -> tuple[Action, ...]:
+def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     """Return the current player's legal actions in canonical order (interchange §1).
 
     Lays come species by species, each row 0 to 3, left before right; in the draw phase
     ``Draw()`` then ``Pass()``; in the flock phase each possible flock in species order,
     then ``Pass()``. A finished game has none.
 
+    Args:
+        state: The full state, or the acting seat's view (the result is the same), so
+            that a bot or client never needs the full state.
+
+    Raises:
+        ValueError: If given the view of a seat that is not to act (or a spectator's)
+            while the game is not over.
+
     Example:
-        >>> from cuckoo_rules import GameOptions, new_game
-        >>> actions = legal_actions(new_game(GameOptions(num_players=2), seed=1))
+        >>> from cuckoo_rules import GameOptions, new_game, observe
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> actions = legal_actions(state)
         >>> actions[0]
         Lay(Species.OWL, 0, Side.LEFT)
+        >>> legal_actions(observe(state, state.current_player)) == actions
+        True
     """
     phase = state.phase
-    if phase is _LAY:
+    if phase is _OVER:
+        return ()
+    if type(state) is GameState:
         hand = state.hands[state.current_player]
+    else:
+        assert isinstance(state, PlayerView)
+        if state.hand is None or state.viewer != state.current_player:
+            raise ValueError(
+                f"the view of {_seat(state.viewer)} does not show the legal actions: "
+                f"player {state.current_player} is to act"
+            )
+        hand = state.hand
+    if phase is _LAY:
         actions: tuple[Action, ...] = ()
         for i in range(NUM_SPECIES):
             if hand[i]:
@@ -250,13 +283,14 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return actions
     if phase is _DRAW:
         return _DRAW_OR_PASS
-    if phase is _FLOCK:
-        hand = state.hands[state.current_player]
-        flocks: tuple[Action, ...] = tuple(
-            FLY_HOME_ACTIONS[i] for i in range(NUM_SPECIES) if hand[i] >= _SMALL[i]
-        )
-        return flocks + _ONLY_PASS
-    return ()
+    flocks: tuple[Action, ...] = tuple(
+        FLY_HOME_ACTIONS[i] for i in range(NUM_SPECIES) if hand[i] >= _SMALL[i]
+    )
+    return flocks + _ONLY_PASS
+
+
+def _seat(viewer: int | None) -> str:
+    return "a spectator" if viewer is None else f"player {viewer}"
 
 
 # --------------------------------------------------------------------------- apply
@@ -639,3 +673,21 @@ def _why_illegal(state: GameState, action: object) -> str:
             f"player {p} holds {hand[species.index]}"
         )
     return f"{asked}: the choice is to fly a flock home or Pass()"
+
+
+def legal_action_mask(state: GameState | PlayerView) -> tuple[bool, ...]:
+    """Return, for each action id 0-73, whether that action is legal (for learning code).
+
+    Accepts a state or the acting seat's view, like :func:`legal_actions`.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, action_from_id
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> mask = legal_action_mask(state)
+        >>> [action_from_id(i) for i, ok in enumerate(mask) if ok] == list(legal_actions(state))
+        True
+    """
+    mask = [False] * NUM_DISTINCT_ACTIONS
+    for action in legal_actions(state):
+        mask[action_id(action)] = True
+    return tuple(mask)

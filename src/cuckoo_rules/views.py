@@ -1,0 +1,229 @@
+"""What one seat may know: player views and determinization (rules §6).
+
+A :class:`PlayerView` holds exactly the public part of a state plus the viewer's own
+hand; it never holds the draw-pile order, another hand's unknown cards, the seed or
+the shuffle counter, and it keeps no reference to the state it came from. Give bots and
+clients views, never states.
+
+:func:`determinize` goes the other way: it draws one full state among all those the
+viewer cannot tell apart from the truth, as search bots need.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .actions import Phase
+from .cards import SPECIES, Species
+from .errors import InvalidOptionsError
+from .options import GameOptions
+from .rng import SEED_LIMIT, shuffle
+from .state import Counts, GameState, Row, counts_to_dict
+
+__all__ = ["PlayerView", "determinize", "observe", "unseen_cards"]
+
+
+@attrs.frozen(repr=False)
+class PlayerView:
+    """The part of a state one seat (or a spectator) may see.
+
+    Attributes:
+        viewer: The seat the view belongs to, or ``None`` for a spectator.
+        options: The game's options.
+        round: The round number, from 1.
+        turn: The turn number over the whole game, from 1.
+        dealer: The seat that dealt the current round.
+        current_player: The seat to act.
+        phase: What the current player is to decide.
+        rows: The four rows, each left to right.
+        draw_pile_size: The number of cards in the draw pile.
+        discard_pile_size: The number of cards in the discard pile.
+        hand: The viewer's hand as counts, or ``None`` for a spectator.
+        hand_sizes: The number of cards in each seat's hand.
+        known_hands: For each seat, the part of its hand everybody has seen enter it.
+        collections: Each seat's collection as counts.
+        winners: The winning seats; empty until the game is over.
+    """
+
+    viewer: int | None
+    options: GameOptions
+    round: int
+    turn: int
+    dealer: int
+    current_player: int
+    phase: Phase
+    rows: tuple[Row, ...]
+    draw_pile_size: int
+    discard_pile_size: int
+    hand: Counts | None
+    hand_sizes: tuple[int, ...]
+    known_hands: tuple[Counts, ...]
+    collections: tuple[Counts, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats."""
+        return self.options.num_players
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether the viewer is the seat to act (never for a spectator or a finished game)."""
+        return self.viewer == self.current_player and self.phase is not Phase.GAME_OVER
+
+    def __repr__(self) -> str:
+        rows = ", ".join("[" + " ".join(s.value for s in row) + "]" for row in self.rows)
+        hand = "hidden" if self.hand is None else _counts_text(self.hand)
+        return (
+            f"<PlayerView viewer={self.viewer} round={self.round} turn={self.turn} "
+            f"phase={self.phase.value} current_player={self.current_player} rows=[{rows}] "
+            f"hand={hand} hand_sizes={list(self.hand_sizes)} "
+            f"draw_pile={self.draw_pile_size} discard_pile={self.discard_pile_size}>"
+        )
+
+
+def _counts_text(counts: Counts) -> str:
+    return "{" + ", ".join(f"{s.value}: {n}" for s, n in counts_to_dict(counts).items()) + "}"
+
+
+def observe(state: GameState, player: int | None) -> PlayerView:
+    """Return what ``player`` may see of ``state`` (``None``: a spectator).
+
+    Raises:
+        ValueError: If ``player`` is not a seat of the game.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> view = observe(new_game(GameOptions(num_players=2), seed=1), 0)
+        >>> view.hand_sizes, view.draw_pile_size
+        ((8, 8), 79)
+    """
+    hands = state.hands
+    if player is None:
+        hand = None
+    elif type(player) is int and 0 <= player < len(hands):
+        hand = hands[player]
+    else:
+        raise ValueError(f"player: {player!r} is not a seat of this {len(hands)}-player game")
+    return PlayerView(
+        player,
+        state.options,
+        state.round,
+        state.turn,
+        state.dealer,
+        state.current_player,
+        state.phase,
+        state.rows,
+        len(state.draw_pile),
+        sum(state.discard_pile),
+        hand,
+        tuple(map(sum, hands)),
+        state.known_hands,
+        state.collections,
+        state.winners,
+    )
+
+
+def unseen_cards(view: PlayerView) -> Counts:
+    """Return the cards the viewer cannot locate: other hands' unknown parts and both piles.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> view = observe(new_game(GameOptions(num_players=2), seed=1), 0)
+        >>> sum(unseen_cards(view)) == view.draw_pile_size + view.discard_pile_size + 8
+        True
+    """
+    seen = [0] * len(SPECIES)
+    for row in view.rows:
+        for card in row:
+            seen[card.index] += 1
+    for counts in view.collections:
+        for i, count in enumerate(counts):
+            seen[i] += count
+    for seat, known in enumerate(view.known_hands):
+        mine = view.hand if seat == view.viewer else known
+        if mine is not None:
+            for i, count in enumerate(mine):
+                seen[i] += count
+    return tuple(s.copies - seen[s.index] for s in SPECIES)
+
+
+def determinize(view: PlayerView, seed: int) -> GameState:
+    """Draw a full state the viewer cannot tell apart from the truth.
+
+    The cards the viewer cannot see (the unknown part of every other hand, the draw pile
+    and the discard pile) are shuffled uniformly with the seeded shuffle and dealt out
+    with the sizes the view shows. The result's ``seed`` is ``seed`` and its
+    ``shuffles`` is 1, so later reshuffles in a search are seeded too.
+    ``observe(determinize(view, seed), view.viewer) == view`` always holds.
+
+    Args:
+        view: What a seat (or a spectator) sees.
+        seed: An integer in ``[0, 2**64)``; it fully decides the result.
+
+    Raises:
+        InvalidOptionsError: If the seed is out of range.
+        ValueError: If the view is inconsistent (its hidden cards do not add up).
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> view = observe(new_game(GameOptions(num_players=3), seed=42), 1)
+        >>> observe(determinize(view, seed=5), 1) == view
+        True
+    """
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
+    unseen = unseen_cards(view)
+    pool: list[Species] = [s for s in SPECIES for _ in range(unseen[s.index])]
+    n = view.options.num_players
+    hidden_in_hands = [
+        0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
+        for seat in range(n)
+    ]
+    expected = sum(hidden_in_hands) + view.draw_pile_size + view.discard_pile_size
+    if min(unseen) < 0 or len(pool) != expected or min(hidden_in_hands) < 0:
+        raise ValueError(
+            f"inconsistent view: {len(pool)} unseen cards for {expected} hidden places"
+        )
+    shuffle(pool, seed, 0)
+
+    hands: list[Counts] = []
+    pos = 0
+    for seat in range(n):
+        if seat == view.viewer:
+            assert view.hand is not None
+            hands.append(view.hand)
+            continue
+        hand = list(view.known_hands[seat])
+        for card in pool[pos : pos + hidden_in_hands[seat]]:
+            hand[card.index] += 1
+        pos += hidden_in_hands[seat]
+        hands.append(tuple(hand))
+    draw_pile = tuple(pool[pos : pos + view.draw_pile_size])
+    pos += view.draw_pile_size
+    discard = [0] * len(SPECIES)
+    for card in pool[pos:]:
+        discard[card.index] += 1
+    assert pos + view.discard_pile_size == len(pool)
+    return GameState(
+        view.options,
+        seed,
+        1,
+        view.round,
+        view.turn,
+        view.dealer,
+        view.current_player,
+        view.phase,
+        view.rows,
+        draw_pile,
+        tuple(discard),
+        tuple(hands),
+        view.known_hands,
+        view.collections,
+        view.winners,
+    )
