@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+import attrs
+
 from .actions import (
     DRAW,
     FLY_HOME_ACTIONS,
@@ -30,17 +32,22 @@ from .engine import can_fly_home
 from .errors import DecodeError, InvalidOptionsError
 from .options import OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
-from .state import Counts, GameState
+from .state import Counts, GameState, Row
+from .views import PlayerView, unseen_cards
 
 __all__ = [
     "STATE_FORMAT",
     "STATE_VERSION",
+    "VIEW_FORMAT",
+    "VIEW_VERSION",
     "decode_action",
     "decode_options",
     "decode_state",
+    "decode_view",
     "encode_action",
     "encode_counts",
     "encode_state",
+    "encode_view",
 ]
 
 STATE_FORMAT = "cuckoo-rules/state"
@@ -64,6 +71,31 @@ _STATE_KEYS = (
     "draw_pile",
     "discard_pile",
     "hands",
+    "known_hands",
+    "collections",
+    "winners",
+)
+VIEW_FORMAT = "cuckoo-rules/view"
+"""The ``format`` name of a JSON view document."""
+
+VIEW_VERSION = 1
+"""The ``version`` of the JSON view format."""
+
+_VIEW_KEYS = (
+    "format",
+    "version",
+    "viewer",
+    "options",
+    "round",
+    "turn",
+    "dealer",
+    "current_player",
+    "phase",
+    "rows",
+    "draw_pile_size",
+    "discard_pile_size",
+    "hand",
+    "hand_sizes",
     "known_hands",
     "collections",
     "winners",
@@ -111,6 +143,38 @@ def encode_state(state: GameState) -> dict[str, Any]:
         "known_hands": [encode_counts(h) for h in state.known_hands],
         "collections": [encode_counts(c) for c in state.collections],
         "winners": list(state.winners),
+    }
+
+
+def encode_view(view: PlayerView) -> dict[str, Any]:
+    """Return the JSON document (format v1) of a player view, keys in format order.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe
+        >>> doc = encode_view(observe(new_game(GameOptions(num_players=3), seed=42), 0))
+        >>> doc["viewer"], doc["hand_sizes"], doc["draw_pile_size"], "draw_pile" in doc
+        (0, [8, 8, 8], 69, False)
+        >>> doc["hand"]
+        {'flamingo': 1, 'owl': 1, 'duck': 1, 'parrot': 1, 'magpie': 2, 'reed_warbler': 1, 'robin': 1}
+    """
+    return {
+        "format": VIEW_FORMAT,
+        "version": VIEW_VERSION,
+        "viewer": view.viewer,
+        "options": view.options.to_json(),
+        "round": view.round,
+        "turn": view.turn,
+        "dealer": view.dealer,
+        "current_player": view.current_player,
+        "phase": view.phase.value,
+        "rows": [[card.value for card in row] for row in view.rows],
+        "draw_pile_size": view.draw_pile_size,
+        "discard_pile_size": view.discard_pile_size,
+        "hand": None if view.hand is None else encode_counts(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "known_hands": [encode_counts(h) for h in view.known_hands],
+        "collections": [encode_counts(c) for c in view.collections],
+        "winners": list(view.winners),
     }
 
 
@@ -227,6 +291,97 @@ def decode_options(data: object, path: str = "options") -> GameOptions:
 # --------------------------------------------------------------------------- decode state
 
 
+def _header(doc: Mapping[str, Any], name: str, keys: tuple[str, ...], fmt: str) -> None:
+    _keys(doc, name, keys)
+    if doc["format"] != fmt:
+        _fail("format", f"expected {fmt!r}, got {_describe(doc['format'])}")
+    if type(doc["version"]) is not int or doc["version"] != 1:
+        _fail("version", f"unsupported version {_describe(doc['version'])}, expected 1")
+
+
+@attrs.frozen
+class _Public:
+    """The fields that a state and a view share, decoded and checked one by one."""
+
+    options: GameOptions
+    round: int
+    turn: int
+    dealer: int
+    current_player: int
+    phase: Phase
+    rows: tuple[Row, ...]
+    known_hands: tuple[Counts, ...]
+    collections: tuple[Counts, ...]
+    winners: tuple[int, ...]
+
+
+def _public(doc: Mapping[str, Any]) -> _Public:
+    options = decode_options(doc["options"])
+    n = options.num_players
+    round_ = _int(doc["round"], "round", 1)
+    turn = _int(doc["turn"], "turn", round_)
+    dealer = _int(doc["dealer"], "dealer", 0, n - 1)
+    current = _int(doc["current_player"], "current_player", 0, n - 1)
+    if not isinstance(doc["phase"], str) or doc["phase"] not in _PHASES:
+        allowed = ", ".join(repr(p) for p in _PHASES)
+        _fail("phase", f"{_describe(doc['phase'])} is not one of {allowed}")
+    phase = _PHASES[doc["phase"]]
+    row_docs = _list(doc["rows"], "rows")
+    if len(row_docs) != NUM_ROWS:
+        _fail("rows", f"expected {NUM_ROWS} rows, got {len(row_docs)}")
+    rows = []
+    for r, row_doc in enumerate(row_docs):
+        cards = _list(row_doc, f"rows[{r}]")
+        if not cards:
+            _fail(f"rows[{r}]", "a row cannot be empty")
+        rows.append(tuple(_species(c, f"rows[{r}][{i}]") for i, c in enumerate(cards)))
+    known_hands = _per_seat(doc["known_hands"], "known_hands", n)
+    collections = _per_seat(doc["collections"], "collections", n)
+    winner_docs = _list(doc["winners"], "winners")
+    winners = tuple(_int(w, f"winners[{i}]", 0, n - 1) for i, w in enumerate(winner_docs))
+    if list(winners) != sorted(set(winners)):
+        _fail("winners", "seats must be distinct and in increasing order")
+    if phase is Phase.GAME_OVER and not winners:
+        _fail("winners", "a finished game (phase 'game_over') must have winners")
+    if phase is not Phase.GAME_OVER and winners:
+        _fail("winners", f"must be empty in phase {phase.value!r}")
+    return _Public(
+        options,
+        round_,
+        turn,
+        dealer,
+        current,
+        phase,
+        tuple(rows),
+        known_hands,
+        collections,
+        winners,
+    )
+
+
+def _check_known(known_hands: tuple[Counts, ...], p: int, hand: Counts) -> None:
+    for species in SPECIES:
+        known, held = known_hands[p][species.index], hand[species.index]
+        if known > held:
+            _fail(f"known_hands[{p}].{species.value}", f"{known} known but hands[{p}] holds {held}")
+
+
+def _check_phase(public: _Public, hand: Counts | None, hand_size: int, piles: int) -> None:
+    """Phase consistency for the acting seat (``hand`` is ``None`` where it is hidden)."""
+    current, phase = public.current_player, public.phase
+    if phase is Phase.LAY and hand_size == 0:
+        _fail("hands", f"player {current} is to lay but holds no cards")
+    if phase is Phase.DRAW and piles == 0:
+        _fail("phase", "'draw' is offered only when the draw or discard pile holds cards")
+    if (
+        phase is Phase.FLOCK
+        and hand is not None
+        and not public.options.always_prompt_flock
+        and not can_fly_home(hand)
+    ):
+        _fail("phase", f"'flock' but player {current} holds no flock")
+
+
 def decode_state(data: Mapping[str, Any]) -> GameState:
     """Read a JSON state document (format v1), checking everything.
 
@@ -242,53 +397,24 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
             the field, for example ``"hands[1].robin: count -1 is negative"``.
     """
     doc = _mapping(data, "state")
-    _keys(doc, "state", _STATE_KEYS)
-    if doc["format"] != STATE_FORMAT:
-        _fail("format", f"expected {STATE_FORMAT!r}, got {_describe(doc['format'])}")
-    if type(doc["version"]) is not int or doc["version"] != STATE_VERSION:
-        _fail("version", f"unsupported version {_describe(doc['version'])}, expected 1")
-    options = decode_options(doc["options"])
-    n = options.num_players
+    _header(doc, "state", _STATE_KEYS, STATE_FORMAT)
+    public = _public(doc)
+    n = public.options.num_players
     seed = _int(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     shuffles = _int(doc["shuffles"], "shuffles", 1)
-    round_ = _int(doc["round"], "round", 1)
-    turn = _int(doc["turn"], "turn", round_)
-    dealer = _int(doc["dealer"], "dealer", 0, n - 1)
-    current = _int(doc["current_player"], "current_player", 0, n - 1)
-    if not isinstance(doc["phase"], str) or doc["phase"] not in _PHASES:
-        allowed = ", ".join(repr(p) for p in _PHASES)
-        _fail("phase", f"{_describe(doc['phase'])} is not one of {allowed}")
-    phase = _PHASES[doc["phase"]]
-
-    row_docs = _list(doc["rows"], "rows")
-    if len(row_docs) != NUM_ROWS:
-        _fail("rows", f"expected {NUM_ROWS} rows, got {len(row_docs)}")
-    rows = []
-    for r, row_doc in enumerate(row_docs):
-        cards = _list(row_doc, f"rows[{r}]")
-        if not cards:
-            _fail(f"rows[{r}]", "a row cannot be empty")
-        rows.append(tuple(_species(c, f"rows[{r}][{i}]") for i, c in enumerate(cards)))
     draw_pile = tuple(
         _species(c, f"draw_pile[{i}]") for i, c in enumerate(_list(doc["draw_pile"], "draw_pile"))
     )
     discard = _counts(doc["discard_pile"], "discard_pile")
     hands = _per_seat(doc["hands"], "hands", n)
-    known_hands = _per_seat(doc["known_hands"], "known_hands", n)
-    collections = _per_seat(doc["collections"], "collections", n)
-    winner_docs = _list(doc["winners"], "winners")
-    winners = tuple(_int(w, f"winners[{i}]", 0, n - 1) for i, w in enumerate(winner_docs))
-    if list(winners) != sorted(set(winners)):
-        _fail("winners", "seats must be distinct and in increasing order")
 
-    # 110 cards, the right number of each species.
     total = [0] * NUM_SPECIES
-    for row in rows:
+    for row in public.rows:
         for card in row:
             total[card.index] += 1
     for card in draw_pile:
         total[card.index] += 1
-    for counts in (discard, *hands, *collections):
+    for counts in (discard, *hands, *public.collections):
         for i, count in enumerate(counts):
             total[i] += count
     for species in SPECIES:
@@ -299,47 +425,105 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
                 f"found {total[species.index]} (of {sum(total)} cards; {DECK_SIZE} expected)",
             )
     for p in range(n):
-        for species in SPECIES:
-            if known_hands[p][species.index] > hands[p][species.index]:
-                _fail(
-                    f"known_hands[{p}].{species.value}",
-                    f"{known_hands[p][species.index]} known but hands[{p}] holds "
-                    f"{hands[p][species.index]}",
-                )
-
-    # Phase consistency.
-    if phase is Phase.GAME_OVER and not winners:
-        _fail("winners", "a finished game (phase 'game_over') must have winners")
-    if phase is not Phase.GAME_OVER and winners:
-        _fail("winners", f"must be empty in phase {phase.value!r}")
-    if phase is Phase.LAY and not any(hands[current]):
-        _fail("hands", f"player {current} is to lay but holds no cards")
-    if phase is Phase.DRAW and not draw_pile and not any(discard):
-        _fail("phase", "'draw' is offered only when the draw or discard pile holds cards")
-    if (
-        phase is Phase.FLOCK
-        and not options.always_prompt_flock
-        and not can_fly_home(hands[current])
-    ):
-        _fail("phase", f"'flock' but player {current} holds no flock")
+        _check_known(public.known_hands, p, hands[p])
+    current = public.current_player
+    _check_phase(public, hands[current], sum(hands[current]), len(draw_pile) + sum(discard))
 
     return GameState(
-        options,
+        public.options,
         seed,
         shuffles,
-        round_,
-        turn,
-        dealer,
+        public.round,
+        public.turn,
+        public.dealer,
         current,
-        phase,
-        tuple(rows),
+        public.phase,
+        public.rows,
         draw_pile,
         discard,
         hands,
-        known_hands,
-        collections,
-        winners,
+        public.known_hands,
+        public.collections,
+        public.winners,
     )
+
+
+def decode_view(data: Mapping[str, Any]) -> PlayerView:
+    """Read a JSON view document (format v1), checking everything a view can show.
+
+    Raises:
+        DecodeError: If the document is malformed or inconsistent (for example more
+            cards of a species in sight than the game has); the message names the field.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe
+        >>> view = observe(new_game(GameOptions(num_players=3), seed=42), None)
+        >>> decode_view(encode_view(view)) == view
+        True
+    """
+    doc = _mapping(data, "view")
+    _header(doc, "view", _VIEW_KEYS, VIEW_FORMAT)
+    public = _public(doc)
+    n = public.options.num_players
+    viewer_doc = doc["viewer"]
+    viewer = None if viewer_doc is None else _int(viewer_doc, "viewer", 0, n - 1)
+    draw_size = _int(doc["draw_pile_size"], "draw_pile_size", 0, DECK_SIZE)
+    discard_size = _int(doc["discard_pile_size"], "discard_pile_size", 0, DECK_SIZE)
+    sizes_doc = _list(doc["hand_sizes"], "hand_sizes")
+    if len(sizes_doc) != n:
+        _fail("hand_sizes", f"expected {n} entries (one per player), got {len(sizes_doc)}")
+    hand_sizes = tuple(_int(h, f"hand_sizes[{i}]", 0, DECK_SIZE) for i, h in enumerate(sizes_doc))
+    hand: Counts | None = None
+    if viewer is None:
+        if doc["hand"] is not None:
+            _fail("hand", "a spectator's view (viewer null) has no hand")
+    else:
+        hand = _counts(doc["hand"], "hand")
+        if sum(hand) != hand_sizes[viewer]:
+            _fail("hand", f"{sum(hand)} cards but hand_sizes[{viewer}] is {hand_sizes[viewer]}")
+    for p in range(n):
+        if sum(public.known_hands[p]) > hand_sizes[p]:
+            _fail(f"known_hands[{p}]", f"more cards known than hand_sizes[{p}] = {hand_sizes[p]}")
+    if hand is not None and viewer is not None:
+        _check_known(public.known_hands, viewer, hand)
+
+    view = PlayerView(
+        viewer,
+        public.options,
+        public.round,
+        public.turn,
+        public.dealer,
+        public.current_player,
+        public.phase,
+        public.rows,
+        draw_size,
+        discard_size,
+        hand,
+        hand_sizes,
+        public.known_hands,
+        public.collections,
+        public.winners,
+    )
+    unseen = unseen_cards(view)
+    for species in SPECIES:
+        if unseen[species.index] < 0:
+            _fail(
+                "view",
+                f"{species.copies - unseen[species.index]} {species.value} cards in sight, "
+                f"but the game has {species.copies}",
+            )
+    hidden = draw_size + discard_size
+    hidden += sum(hand_sizes[p] - sum(public.known_hands[p]) for p in range(n) if p != viewer)
+    if sum(unseen) != hidden:
+        _fail(
+            "view",
+            f"the cards do not add up to {DECK_SIZE}: {sum(unseen)} unseen cards "
+            f"for {hidden} hidden places",
+        )
+    acting_hand = hand if viewer == public.current_player else None
+    piles = draw_size + discard_size
+    _check_phase(public, acting_hand, hand_sizes[public.current_player], piles)
+    return view
 
 
 # --------------------------------------------------------------------------- decode action
