@@ -30,6 +30,22 @@ from .actions import (
 from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species
 from .engine import can_fly_home
 from .errors import DecodeError, InvalidOptionsError
+from .events import (
+    Captured,
+    Dealt,
+    DeclinedDraw,
+    DeclinedFlock,
+    Drew,
+    Event,
+    FlewHome,
+    GameOver,
+    Laid,
+    Reshuffled,
+    RoundEnded,
+    RowRefilled,
+    TurnEnded,
+    TurnStarted,
+)
 from .options import OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
 from .state import Counts, GameState, Row
@@ -41,11 +57,13 @@ __all__ = [
     "VIEW_FORMAT",
     "VIEW_VERSION",
     "decode_action",
+    "decode_event",
     "decode_options",
     "decode_state",
     "decode_view",
     "encode_action",
     "encode_counts",
+    "encode_event",
     "encode_state",
     "encode_view",
 ]
@@ -154,8 +172,8 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
         >>> doc = encode_view(observe(new_game(GameOptions(num_players=3), seed=42), 0))
         >>> doc["viewer"], doc["hand_sizes"], doc["draw_pile_size"], "draw_pile" in doc
         (0, [8, 8, 8], 69, False)
-        >>> doc["hand"]
-        {'flamingo': 1, 'owl': 1, 'duck': 1, 'parrot': 1, 'magpie': 2, 'reed_warbler': 1, 'robin': 1}
+        >>> list(doc["hand"])[:3], doc["hand"]["magpie"]
+        (['flamingo', 'owl', 'duck'], 2)
     """
     return {
         "format": VIEW_FORMAT,
@@ -565,3 +583,102 @@ def decode_action(data: Mapping[str, Any]) -> Action:
     if not isinstance(side, str) or side not in _SIDES:
         _fail("action.side", f"{_describe(side)} is not 'left' or 'right'")
     return LAY_ACTIONS[species.index][row * 2 + (0 if _SIDES[side] is Side.LEFT else 1)]
+
+
+# --------------------------------------------------------------------------- events
+
+_EVENT_TYPES: dict[str, type[Event]] = {
+    "laid": Laid,
+    "captured": Captured,
+    "row_refilled": RowRefilled,
+    "drew": Drew,
+    "declined_draw": DeclinedDraw,
+    "flew_home": FlewHome,
+    "declined_flock": DeclinedFlock,
+    "reshuffled": Reshuffled,
+    "turn_ended": TurnEnded,
+    "round_ended": RoundEnded,
+    "dealt": Dealt,
+    "turn_started": TurnStarted,
+    "game_over": GameOver,
+}
+_EVENT_NAMES = {cls: name for name, cls in _EVENT_TYPES.items()}
+_WIN_REASONS = ("seven_species", "two_triples", "most_cards")
+
+
+def _encode_event_field(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, int | str):
+        return value
+    if isinstance(value, Species | Side):
+        return value.value
+    if name == "hands":
+        return [None if hand is None else encode_counts(hand) for hand in value]
+    if name == "cards":
+        return [card.value for card in value]
+    return list(value)
+
+
+def encode_event(event: Event) -> dict[str, Any]:
+    """Return the JSON object of an event: ``{"type": <snake_case name>, <fields>}``.
+
+    Cards are species ids, hands multisets ``{species id: count}``, hidden parts ``null``.
+
+    Example:
+        >>> encode_event(Laid(0, Species.PARROT, 2, 1, Side.LEFT))
+        {'type': 'laid', 'player': 0, 'species': 'parrot', 'count': 2, 'row': 1, 'side': 'left'}
+        >>> encode_event(Drew(1, 2, None))
+        {'type': 'drew', 'player': 1, 'count': 2, 'cards': None}
+    """
+    doc: dict[str, Any] = {"type": _EVENT_NAMES[type(event)]}
+    for field in attrs.fields(type(event)):
+        doc[field.name] = _encode_event_field(field.name, getattr(event, field.name))
+    return doc
+
+
+def decode_event(data: Mapping[str, Any]) -> Event:
+    """Read an event written by :func:`encode_event`.
+
+    Raises:
+        DecodeError: On an unknown type, a missing or unknown key, or a bad value; the
+            message names the field.
+
+    Example:
+        >>> decode_event({"type": "reshuffled", "cards": 30})
+        Reshuffled(cards=30)
+    """
+    doc = _mapping(data, "event")
+    name = doc.get("type")
+    if not isinstance(name, str) or name not in _EVENT_TYPES:
+        _fail("event.type", f"{_describe(name)} is not one of {', '.join(_EVENT_TYPES)}")
+    cls = _EVENT_TYPES[name]
+    fields = attrs.fields(cls)
+    _keys(doc, "event", ("type", *(f.name for f in fields)))
+    values = {f.name: _decode_event_field(name, f.name, doc[f.name]) for f in fields}
+    event: Event = cls(**values)
+    return event
+
+
+def _decode_event_field(kind: str, name: str, value: Any) -> Any:
+    path = f"event.{name}"
+    if name == "species":
+        return _species(value, path)
+    if name == "side":
+        if not isinstance(value, str) or value not in _SIDES:
+            _fail(path, f"{_describe(value)} is not 'left' or 'right'")
+        return _SIDES[value]
+    if name == "reason":
+        if value not in _WIN_REASONS:
+            _fail(path, f"{_describe(value)} is not one of {', '.join(_WIN_REASONS)}")
+        return value
+    if name == "cards" and kind != "reshuffled":
+        if value is None and kind == "drew":
+            return None
+        return tuple(_species(c, f"{path}[{i}]") for i, c in enumerate(_list(value, path)))
+    if name == "hands":
+        hands = _list(value, path)
+        return tuple(
+            None if hand is None else _counts(hand, f"{path}[{i}]") for i, hand in enumerate(hands)
+        )
+    if name in ("winners", "hand_sizes"):
+        return tuple(_int(v, f"{path}[{i}]", 0) for i, v in enumerate(_list(value, path)))
+    return _int(value, path, 0)

@@ -26,6 +26,23 @@ from .actions import (
 )
 from .cards import NUM_SPECIES, SPECIES, Species, canonical_deck
 from .errors import IllegalActionError, InvalidOptionsError
+from .events import (
+    Captured,
+    Dealt,
+    DeclinedDraw,
+    DeclinedFlock,
+    Drew,
+    Event,
+    FlewHome,
+    GameOver,
+    Laid,
+    Reshuffled,
+    RoundEnded,
+    RowRefilled,
+    TurnEnded,
+    TurnStarted,
+    WinReason,
+)
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle, splitmix64
 from .state import EMPTY_COUNTS, Counts, GameState, Row
@@ -39,6 +56,7 @@ __all__ = [
     "legal_action_mask",
     "legal_actions",
     "new_game",
+    "step",
 ]
 
 HAND_SIZE = 8
@@ -65,7 +83,7 @@ class _Piles:
     pile with the game's next random stream (rules §5, interchange §2).
     """
 
-    __slots__ = ("discard", "draw", "pos", "seed", "shuffles")
+    __slots__ = ("discard", "draw", "events", "pos", "seed", "shuffles")
 
     def __init__(
         self,
@@ -73,17 +91,19 @@ class _Piles:
         discard: Counts,
         seed: int,
         shuffles: int,
+        events: list[Event] | None = None,
     ) -> None:
         self.draw = draw
         self.pos = 0
         self.discard = discard
         self.seed = seed
         self.shuffles = shuffles
+        self.events = events  # the event log of this transition, when one is wanted
 
     @classmethod
-    def of(cls, state: GameState) -> _Piles:
+    def of(cls, state: GameState, events: list[Event] | None) -> _Piles:
         """The piles of ``state``."""
-        return cls(state.draw_pile, state.discard_pile, state.seed, state.shuffles)
+        return cls(state.draw_pile, state.discard_pile, state.seed, state.shuffles, events)
 
     def is_empty(self) -> bool:
         return self.pos == len(self.draw) and not any(self.discard)
@@ -109,6 +129,8 @@ class _Piles:
         shuffle(cards, self.seed, self.shuffles)
         self.shuffles += 1
         self.draw, self.pos, self.discard = cards, 0, EMPTY_COUNTS
+        if self.events is not None:
+            self.events.append(Reshuffled(len(cards)))
         return True
 
     def draw_pile(self) -> tuple[Species, ...]:
@@ -317,6 +339,37 @@ def apply(state: GameState, action: Action) -> GameState:
         >>> after.turn > state.turn or after.phase is not Phase.LAY
         True
     """
+    return _transition(state, action, None)
+
+
+def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """Like :func:`apply`, and also report what happened, in order, as events.
+
+    The events hold everything, hidden cards included: give a seat only
+    :func:`~cuckoo_rules.visible_events` of them.
+
+    Raises:
+        IllegalActionError: If ``action`` is not legal in ``state``.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, Lay, Species, Side
+        >>> state = new_game(GameOptions(num_players=3), seed=42)
+        >>> after, events = step(state, Lay(Species.DUCK, 0, Side.RIGHT))
+        >>> for event in events:
+        ...     print(event)
+        Laid(player=2, species=Species.DUCK, count=1, row=0, side=Side.RIGHT)
+        Captured(player=2, row=0, cards=(Species.ROBIN, Species.PARROT))
+        RowRefilled(row=0, cards=(Species.REED_WARBLER,))
+        TurnEnded(player=2)
+        TurnStarted(player=0, turn=2)
+    """
+    events: list[Event] = []
+    after = _transition(state, action, events)
+    return after, tuple(events)
+
+
+def _transition(state: GameState, action: Action, events: list[Event] | None) -> GameState:
+    """Apply ``action``, logging events into ``events`` unless it is ``None``."""
     phase = state.phase
     kind = type(action)
     if phase is _LAY:
@@ -331,12 +384,15 @@ def apply(state: GameState, action: Action) -> GameState:
                 and type(action.side) is Side
                 and state.hands[state.current_player][species.index]
             ):
-                return _lay(state, species, row, action.side)
+                return _lay(state, species, row, action.side, _Piles.of(state, events))
     elif phase is _DRAW:
         if kind is Draw:
-            return _draw(state)
+            return _draw(state, _Piles.of(state, events))
         if kind is Pass:
-            return _flock_check(state, state.hands, state.known_hands, state.rows, _Piles.of(state))
+            if events is not None:
+                events.append(DeclinedDraw(state.current_player))
+            piles = _Piles.of(state, events)
+            return _flock_check(state, state.hands, state.known_hands, state.rows, piles)
     elif phase is _FLOCK:
         if kind is FlyHome:
             assert isinstance(action, FlyHome)
@@ -344,20 +400,19 @@ def apply(state: GameState, action: Action) -> GameState:
             if type(species) is Species and (
                 state.hands[state.current_player][species.index] >= species.small_flock
             ):
-                return _fly_home(state, species)
+                return _fly_home(state, species, _Piles.of(state, events))
         elif kind is Pass:
-            return _end_turn(
-                state,
-                state.hands,
-                state.known_hands,
-                state.collections,
-                state.rows,
-                _Piles.of(state),
-            )
+            if events is not None:
+                events.append(DeclinedFlock(state.current_player))
+            piles = _Piles.of(state, events)
+            hands, known, collections = state.hands, state.known_hands, state.collections
+            return _end_turn(state, hands, known, collections, state.rows, piles)
     raise IllegalActionError(_why_illegal(state, action))
 
 
-def _lay(state: GameState, species: Species, row_index: int, side: Side) -> GameState:
+def _lay(
+    state: GameState, species: Species, row_index: int, side: Side, piles: _Piles
+) -> GameState:
     """Rules §3.1: lay every card of a species at one end of a row, capture, refill."""
     p = state.current_player
     si = species.index
@@ -398,12 +453,14 @@ def _lay(state: GameState, species: Species, row_index: int, side: Side) -> Game
             new_known[card.index] += 1
         known = tuple(new_known)
     hands = _replace(state.hands, p, tuple(new_hand))
-    known_hands = (
-        _replace(state.known_hands, p, known)
-        if known is not state.known_hands[p]
-        else state.known_hands
-    )
-    piles = _Piles.of(state)
+    known_hands = state.known_hands
+    if known is not known_hands[p]:
+        known_hands = _replace(known_hands, p, known)
+    events = piles.events
+    if events is not None:
+        events.append(Laid(p, species, len(laid), row_index, side))
+        if captured:
+            events.append(Captured(p, row_index, captured))
 
     if captured:
         if new_row.count(species) == len(new_row):  # refill until two species (§3.1)
@@ -413,6 +470,8 @@ def _lay(state: GameState, species: Species, row_index: int, side: Side) -> Game
                 if not drawn:
                     break
                 refill.append(drawn[0])
+            if events is not None:
+                events.append(RowRefilled(row_index, tuple(refill[len(new_row) :])))
             new_row = tuple(refill)
         rows = _replace_row(state.rows, row_index, new_row)
         return _flock_check(state, hands, known_hands, rows, piles)
@@ -446,11 +505,13 @@ def _replace_row(rows: tuple[Row, ...], index: int, row: Row) -> tuple[Row, ...]
     return rows[:index] + (row,) + rows[index + 1 :]
 
 
-def _draw(state: GameState) -> GameState:
+def _draw(state: GameState, piles: _Piles) -> GameState:
     """Rules §3.1: the optional draw takes the top two cards (fewer if both piles run out)."""
     p = state.current_player
-    piles = _Piles.of(state)
-    hands = _replace(state.hands, p, _add(state.hands[p], piles.take(2)))
+    drawn = piles.take(2)
+    if piles.events is not None:
+        piles.events.append(Drew(p, len(drawn), tuple(drawn)))
+    hands = _replace(state.hands, p, _add(state.hands[p], drawn))
     return _flock_check(state, hands, state.known_hands, state.rows, piles)
 
 
@@ -483,7 +544,7 @@ def _flock_check(
     return _end_turn(state, hands, known_hands, state.collections, rows, piles)
 
 
-def _fly_home(state: GameState, species: Species) -> GameState:
+def _fly_home(state: GameState, species: Species, piles: _Piles) -> GameState:
     """Rules §3.2: reveal every card of a species; one or two go home, the rest are discarded."""
     p = state.current_player
     si = species.index
@@ -502,12 +563,17 @@ def _fly_home(state: GameState, species: Species) -> GameState:
     collection = list(state.collections[p])
     collection[si] += home
     collections = _replace(state.collections, p, tuple(collection))
-    piles = _Piles.of(state)
+    if piles.events is not None:
+        piles.events.append(FlewHome(p, species, count, home))
     if count > home:
         discard = list(piles.discard)
         discard[si] += count - home
         piles.discard = tuple(discard)
     return _end_turn(state, hands, known_hands, collections, state.rows, piles)
+
+
+def _win_reason(collection: Counts) -> WinReason:
+    return "seven_species" if sum(1 for count in collection if count) >= 7 else "two_triples"
 
 
 def has_won(collection: Counts) -> bool:
@@ -538,7 +604,12 @@ def _end_turn(
     """Rules §3.3: a win ends the game; an empty hand ends the round; else the next turn."""
     p = state.current_player
     options = state.options
+    events = piles.events
+    if events is not None:
+        events.append(TurnEnded(p))
     if has_won(collections[p]):
+        if events is not None:
+            events.append(GameOver((p,), _win_reason(collections[p])))
         return GameState(
             options,
             state.seed,
@@ -557,6 +628,8 @@ def _end_turn(
             (p,),
         )
     if any(hands[p]):
+        if events is not None:
+            events.append(TurnStarted((p + 1) % options.num_players, state.turn + 1))
         return GameState(
             options,
             state.seed,
@@ -588,6 +661,9 @@ def _end_round(
     p = state.current_player
     options = state.options
     n = options.num_players
+    events = piles.events
+    if events is not None:
+        events.append(RoundEnded(state.round, p, tuple(map(sum, hands)), hands))
     discard = list(piles.discard)
     for hand in hands:
         for i, count in enumerate(hand):
@@ -601,6 +677,8 @@ def _end_round(
         sizes = [sum(c) for c in collections]
         best = max(sizes)
         winners = tuple(seat for seat in range(n) if sizes[seat] == best)
+        if events is not None:
+            events.append(GameOver(winners, "most_cards"))
         return GameState(
             options,
             state.seed,
@@ -620,6 +698,9 @@ def _end_round(
         )
     new_hands = _deal(piles, n, p)
     first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
+    if events is not None:
+        events.append(Dealt(state.round + 1, p, new_hands))
+        events.append(TurnStarted(first, state.turn + 1))
     return GameState(
         options,
         state.seed,

@@ -1,0 +1,271 @@
+"""What happened in a transition, as typed, frozen events, and what each seat may see of it.
+
+:func:`cuckoo_rules.step` returns the events of one action in the order they happened;
+:func:`visible_events` redacts them for one seat or a spectator: another player's drawn
+and dealt cards become counts, and hands discarded at a round end stay unseen. Give
+clients the redacted stream, never the full one.
+
+Every event encodes to JSON with :func:`cuckoo_rules.encode_event`
+(``{"type": "laid", ...}``) and reads back with :func:`cuckoo_rules.decode_event`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal, TypeAlias
+
+import attrs
+
+from .actions import Side
+from .cards import Species
+from .state import Counts
+
+__all__ = [
+    "Captured",
+    "Dealt",
+    "DeclinedDraw",
+    "DeclinedFlock",
+    "Drew",
+    "Event",
+    "FlewHome",
+    "GameOver",
+    "Laid",
+    "Reshuffled",
+    "RoundEnded",
+    "RowRefilled",
+    "TurnEnded",
+    "TurnStarted",
+    "WinReason",
+    "visible_events",
+]
+
+WinReason = Literal["seven_species", "two_triples", "most_cards"]
+"""Why a game ended: a collection of 7 species, of two triples, or the cards ran out."""
+
+
+@attrs.frozen
+class Laid:
+    """A player laid every card of a species at one end of a row.
+
+    Attributes:
+        player: The seat that laid.
+        species: The species laid.
+        count: How many cards were laid.
+        row: The row, 0 to 3.
+        side: The end of the row.
+    """
+
+    player: int
+    species: Species
+    count: int
+    row: int
+    side: Side
+
+
+@attrs.frozen
+class Captured:
+    """The cards between the laid birds and the nearest bird of their species went to hand.
+
+    Attributes:
+        player: The seat that took them.
+        row: The row they came from.
+        cards: The captured cards, left to right as they lay in the row (public).
+    """
+
+    player: int
+    row: int
+    cards: tuple[Species, ...]
+
+
+@attrs.frozen
+class RowRefilled:
+    """Cards from the draw pile were appended on the right of a row left with one species.
+
+    Attributes:
+        row: The row.
+        cards: The appended cards, in order (public: they are turned face up).
+    """
+
+    row: int
+    cards: tuple[Species, ...]
+
+
+@attrs.frozen
+class Drew:
+    """A player took the optional draw.
+
+    Attributes:
+        player: The seat that drew.
+        count: How many cards were drawn (2, or fewer when the cards ran out).
+        cards: The cards drawn, or ``None`` where they are hidden from the viewer.
+    """
+
+    player: int
+    count: int
+    cards: tuple[Species, ...] | None
+
+
+@attrs.frozen
+class DeclinedDraw:
+    """A player declined the optional draw.
+
+    Attributes:
+        player: The seat.
+    """
+
+    player: int
+
+
+@attrs.frozen
+class FlewHome:
+    """A player revealed a flock: ``kept`` cards joined the collection, the rest were discarded.
+
+    Attributes:
+        player: The seat.
+        species: The flock's species.
+        revealed: How many cards were revealed (every card of the species in hand).
+        kept: How many went to the collection (1 or 2).
+    """
+
+    player: int
+    species: Species
+    revealed: int
+    kept: int
+
+
+@attrs.frozen
+class DeclinedFlock:
+    """A player passed at the flock step.
+
+    Attributes:
+        player: The seat.
+    """
+
+    player: int
+
+
+@attrs.frozen
+class Reshuffled:
+    """The discard pile was shuffled into a new draw pile.
+
+    Attributes:
+        cards: How many cards the new draw pile holds.
+    """
+
+    cards: int
+
+
+@attrs.frozen
+class TurnEnded:
+    """A player's turn ended.
+
+    Attributes:
+        player: The seat whose turn ended.
+    """
+
+    player: int
+
+
+@attrs.frozen
+class RoundEnded:
+    """A round ended because a player's hand was empty; every hand was discarded unseen.
+
+    Attributes:
+        round: The round that ended.
+        player: The seat whose empty hand ended it.
+        hand_sizes: How many cards each seat discarded.
+        hands: The discarded hands as counts, or ``None`` where the viewer did not see them.
+    """
+
+    round: int
+    player: int
+    hand_sizes: tuple[int, ...]
+    hands: tuple[Counts | None, ...]
+
+
+@attrs.frozen
+class Dealt:
+    """A new round was dealt: eight cards to each seat, starting with the dealer.
+
+    Attributes:
+        round: The new round.
+        dealer: The seat that dealt.
+        hands: Each seat's new hand as counts, or ``None`` where hidden from the viewer.
+    """
+
+    round: int
+    dealer: int
+    hands: tuple[Counts | None, ...]
+
+
+@attrs.frozen
+class TurnStarted:
+    """A new turn started.
+
+    Attributes:
+        player: The seat to act.
+        turn: The turn number over the whole game.
+    """
+
+    player: int
+    turn: int
+
+
+@attrs.frozen
+class GameOver:
+    """The game ended.
+
+    Attributes:
+        winners: The winning seats in increasing order (several share a victory).
+        reason: ``"seven_species"`` or ``"two_triples"`` for a winning collection,
+            ``"most_cards"`` when a new round could not be dealt.
+    """
+
+    winners: tuple[int, ...]
+    reason: WinReason
+
+
+Event: TypeAlias = (
+    Laid
+    | Captured
+    | RowRefilled
+    | Drew
+    | DeclinedDraw
+    | FlewHome
+    | DeclinedFlock
+    | Reshuffled
+    | TurnEnded
+    | RoundEnded
+    | Dealt
+    | TurnStarted
+    | GameOver
+)
+"""Any event."""
+
+
+# --------------------------------------------------------------------------- redaction
+
+
+def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, ...]:
+    """Return what ``viewer`` (a seat, or ``None`` for a spectator) may see of ``events``.
+
+    Another player's drawn cards, other seats' dealt hands and every discarded hand but
+    the viewer's own are replaced by ``None``; counts and public cards stay.
+
+    Example:
+        >>> events = (Drew(1, 2, (Species.OWL, Species.DUCK)),)
+        >>> visible_events(events, 0)
+        (Drew(player=1, count=2, cards=None),)
+        >>> visible_events(events, 1) == events
+        True
+    """
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, Drew):
+            if event.player != viewer and event.cards is not None:
+                event = Drew(event.player, event.count, None)
+        elif isinstance(event, Dealt | RoundEnded):
+            hands = tuple(h if seat == viewer else None for seat, h in enumerate(event.hands))
+            event = attrs.evolve(event, hands=hands)
+        out.append(event)
+    return tuple(out)
