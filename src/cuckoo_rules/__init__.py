@@ -34,6 +34,7 @@ from .codec import (
     encode_event,
     encode_state,
     encode_view,
+    json_schema,
 )
 from .engine import (
     HAND_SIZE,
@@ -134,6 +135,7 @@ __all__ = [
     "encode_view",
     "format_action",
     "has_won",
+    "json_schema",
     "legal_action_mask",
     "legal_actions",
     "new_game",

@@ -8,8 +8,10 @@ naming the first field that is wrong.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from importlib import resources
+from typing import Any, Literal, NoReturn
 
 import attrs
 
@@ -66,6 +68,7 @@ __all__ = [
     "encode_event",
     "encode_state",
     "encode_view",
+    "json_schema",
 ]
 
 STATE_FORMAT = "cuckoo-rules/state"
@@ -682,3 +685,29 @@ def _decode_event_field(kind: str, name: str, value: Any) -> Any:
     if name in ("winners", "hand_sizes"):
         return tuple(_int(v, f"{path}[{i}]", 0) for i, v in enumerate(_list(value, path)))
     return _int(value, path, 0)
+
+
+# --------------------------------------------------------------------------- schemas
+
+SchemaKind = Literal["state", "view", "action", "event", "record"]
+"""The documents that have a JSON Schema."""
+
+
+def json_schema(kind: SchemaKind) -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of a document kind, as shipped in the package.
+
+    The schemas describe the shape of each document; :func:`decode_state` and its
+    siblings check more (110 cards, phase consistency, seats in range of the options).
+
+    Raises:
+        ValueError: For an unknown kind.
+
+    Example:
+        >>> json_schema("action")["title"]
+        'cuckoo-rules action'
+    """
+    if kind not in ("state", "view", "action", "event", "record"):
+        raise ValueError(f"no schema for {kind!r}: one of state, view, action, event, record")
+    text = resources.files("cuckoo_rules").joinpath(f"schema/{kind}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

@@ -1,0 +1,111 @@
+"""The shipped JSON Schemas: up to date with the code, and every document we write is valid."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import cuckoo_rules as cr
+from tests.conftest import ROOT
+
+KINDS = ("state", "view", "action", "event")
+
+
+def _validator(kind: str) -> Draft202012Validator:
+    schema = cr.json_schema(kind)  # type: ignore[arg-type]
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def test_shipped_schemas_match_the_generator() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "make_schemas", ROOT / "scripts" / "make_schemas.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for kind, schema in module.schemas().items():
+        assert cr.json_schema(kind) == schema, f"{kind}: run scripts/make_schemas.py"
+
+
+def test_unknown_schema_kind() -> None:
+    with pytest.raises(ValueError, match="no schema for 'board'"):
+        cr.json_schema("board")  # type: ignore[arg-type]
+
+
+def _documents(seed: int) -> dict[str, list[Any]]:
+    """Every kind of document written while playing one random game."""
+    rng = random.Random(seed)
+    options = cr.GameOptions(
+        num_players=rng.randint(2, 5),
+        always_prompt_flock=rng.random() < 0.5,
+        round_end_timing=rng.choice(["end_of_turn", "immediate"]),
+    )
+    state = cr.new_game(options, rng.randrange(2**64))
+    docs: dict[str, list[Any]] = {kind: [] for kind in KINDS}
+    while True:
+        docs["state"].append(cr.encode_state(state))
+        viewer = rng.choice([None, *range(options.num_players)])
+        docs["view"].append(cr.encode_view(cr.observe(state, viewer)))
+        if state.is_over:
+            return docs
+        actions = cr.legal_actions(state)
+        action = actions[rng.randrange(len(actions))]
+        docs["action"].append(cr.encode_action(action))
+        state, events = cr.step(state, action)
+        visible = cr.visible_events(events, viewer)
+        docs["event"].extend(cr.encode_event(e) for e in visible)
+        docs["event"].extend(cr.encode_event(e) for e in events)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_document_written_is_valid(seed: int) -> None:
+    docs = _documents(seed)
+    for kind in KINDS:
+        validator = _validator(kind)
+        assert docs[kind], kind
+        for doc in docs[kind]:
+            errors = list(validator.iter_errors(json.loads(json.dumps(doc))))
+            assert not errors, (kind, doc, errors[0].message)
+
+
+def test_every_action_is_valid() -> None:
+    validator = _validator("action")
+    for action in cr.ALL_ACTIONS:
+        validator.validate(cr.encode_action(action))
+
+
+@pytest.mark.parametrize(
+    ("kind", "doc"),
+    [
+        ("action", {"type": "lay", "species": "parrot", "row": 4, "side": "left"}),
+        ("action", {"type": "draw", "extra": 1}),
+        ("action", {"type": "fly_home", "species": "eagle"}),
+        ("event", {"type": "drew", "player": 0, "count": 2}),
+        (
+            "event",
+            {"type": "laid", "player": 0, "species": "owl", "count": 1, "row": 0, "side": "up"},
+        ),
+        ("event", {"type": "game_over", "winners": [0], "reason": "luck"}),
+    ],
+)
+def test_schemas_reject_bad_documents(kind: str, doc: dict[str, Any]) -> None:
+    assert list(_validator(kind).iter_errors(doc))
+
+
+def test_state_schema_rejects_bad_state() -> None:
+    doc = cr.encode_state(cr.new_game(cr.GameOptions(num_players=3), 42))
+    validator = _validator("state")
+    validator.validate(doc)
+    for key, value in [("seed", -1), ("phase", "fly"), ("rows", [["owl"]]), ("version", 2)]:
+        bad = {**doc, key: value}
+        assert list(validator.iter_errors(bad)), key
+    bad_hand = json.loads(json.dumps(doc))
+    bad_hand["hands"][0]["robin"] = 0
+    assert list(validator.iter_errors(bad_hand))
