@@ -21,7 +21,7 @@ from cuckoo_rules.options import MAX_PLAYERS, MIN_PLAYERS
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "cuckoo_rules" / "schema"
 BASE = "https://cuckoo-rules.invalid/schema/"
-KINDS = ("state", "view", "action", "event")
+KINDS = ("state", "view", "action", "event", "record")
 
 Schema = dict[str, Any]
 
@@ -237,6 +237,34 @@ def event_schema() -> Schema:
     )
 
 
+def record_schema() -> Schema:
+    """The schema of a game record document."""
+    action = action_schema()
+    metadata = {
+        "type": "object",
+        "properties": {
+            "players": {"type": "array", "items": {"type": "string"}},
+            "date": {"type": "string"},
+            "event": {"type": "string"},
+            "result": _object({"winners": {"$ref": "#/$defs/winners"}}),
+        },
+        "additionalProperties": False,
+    }
+    properties = {
+        **_common("cuckoo-rules/record"),
+        "options": {"$ref": "#/$defs/options"},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
+        "actions": {"type": "array", "items": {"oneOf": action["oneOf"]}},
+        "metadata": metadata,
+    }
+    return _document(
+        "record",
+        "cuckoo-rules game record, format version 1",
+        "A game as options, seed and actions, with optional metadata.",
+        _object(properties),
+    )
+
+
 def schemas() -> dict[str, Schema]:
     """Every schema by kind."""
     return {
@@ -244,6 +272,7 @@ def schemas() -> dict[str, Schema]:
         "view": view_schema(),
         "action": action_schema(),
         "event": event_schema(),
+        "record": record_schema(),
     }
 
 

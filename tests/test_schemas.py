@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 import cuckoo_rules as cr
 from tests.conftest import ROOT
 
-KINDS = ("state", "view", "action", "event")
+KINDS = ("state", "view", "action", "event", "record")
 
 
 def _validator(kind: str) -> Draft202012Validator:
@@ -49,15 +49,24 @@ def _documents(seed: int) -> dict[str, list[Any]]:
     )
     state = cr.new_game(options, rng.randrange(2**64))
     docs: dict[str, list[Any]] = {kind: [] for kind in KINDS}
+    record = cr.GameRecord.start(options, state.seed, cr.Metadata(date="2026-11-29"))
     while True:
         docs["state"].append(cr.encode_state(state))
         viewer = rng.choice([None, *range(options.num_players)])
         docs["view"].append(cr.encode_view(cr.observe(state, viewer)))
         if state.is_over:
+            result = cr.GameResult.of(state)
+            players = tuple(f"bot {seat}" for seat in range(options.num_players))
+            metadata = cr.Metadata(players=players, event="schema test", result=result)
+            docs["record"].append(
+                cr.encode_record(cr.GameRecord(options, record.seed, record.actions, metadata))
+            )
+            docs["record"].append(cr.encode_record(cr.GameRecord(options, record.seed)))
             return docs
         actions = cr.legal_actions(state)
         action = actions[rng.randrange(len(actions))]
         docs["action"].append(cr.encode_action(action))
+        record = record.append(action)
         state, events = cr.step(state, action)
         visible = cr.visible_events(events, viewer)
         docs["event"].extend(cr.encode_event(e) for e in visible)
