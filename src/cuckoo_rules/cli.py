@@ -7,8 +7,8 @@ Subcommands:
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
 a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handler.
 
-The narration of a game is derived by comparing the state before and after each
-:func:`cuckoo_rules.apply`; seats and rows are numbered from 0, as in the API.
+The narration of a game is built from the events of :func:`cuckoo_rules.step`; seats and
+rows are numbered from 0, as in the API.
 """
 
 from __future__ import annotations
@@ -24,8 +24,17 @@ from typing import get_args
 import cuckoo_rules as cr
 
 from .options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
+from .rng import SEED_LIMIT
 
-__all__ = ["describe_game_over", "describe_setup", "describe_step", "main"]
+__all__ = [
+    "build_parser",
+    "describe_events",
+    "describe_game_over",
+    "describe_setup",
+    "main",
+    "play_random_game",
+    "replay_command",
+]
 
 PROG = "cuckoo-rules"
 """The name of the console script."""
@@ -35,8 +44,6 @@ Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 
 _DEFAULTS = cr.GameOptions(num_players=3)
 """The option defaults shown by ``--help`` (and the default player count)."""
-
-_SEED_LIMIT = 2**64
 
 _TIMES = "\N{MULTIPLICATION SIGN}"
 
@@ -71,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Command line of cuckoo-rules, a rules engine for the card game CuBirds.",
+        epilog=f"Run '{PROG} COMMAND --help' for the options of a command.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {cr.__version__}")
     commands = parser.add_subparsers(
@@ -94,6 +102,7 @@ def _add_demo_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "players' choices, so the same arguments always print the same game. "
             "Seats and rows are numbered from 0."
         ),
+        epilog=f"example: {PROG} demo --players 3 --seed 7 --round-end-timing immediate",
     )
     demo.add_argument(
         "--players",
@@ -138,7 +147,10 @@ def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
         "--round-end-timing",
         choices=get_args(RoundEndTiming),
         default=_DEFAULTS.round_end_timing,
-        help="when an empty hand ends the round (default: %(default)s)",
+        help=(
+            "when an empty hand ends the round: at the end of the turn, or at once after a "
+            "lay that captured nothing (default: %(default)s)"
+        ),
     )
     group.add_argument(
         "--no-exhaustion-counts-discard",
@@ -180,7 +192,7 @@ def _options_from_args(args: argparse.Namespace) -> cr.GameOptions:
 def _run_demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play and print a game between random players; bad arguments are usage errors."""
     chosen_seed: int | None = args.seed
-    seed = secrets.randbelow(_SEED_LIMIT) if chosen_seed is None else chosen_seed
+    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
     try:
         state = cr.new_game(_options_from_args(args), seed)
     except cr.InvalidOptionsError as error:
@@ -229,10 +241,9 @@ def play_random_game(
         emit(line)
     while not state.is_over:
         action = rng.choice(cr.legal_actions(state))
-        after = cr.apply(state, action)
-        for line in describe_step(state, action, after):
+        state, events = cr.step(state, action)
+        for line in describe_events(events, state):
             emit(line)
-        state = after
     for line in describe_game_over(state):
         emit(line)
     return state
@@ -254,36 +265,71 @@ def describe_setup(state: cr.GameState) -> list[str]:
     return [*lines, _turn_header(state)]
 
 
-def describe_step(before: cr.GameState, action: cr.Action, after: cr.GameState) -> list[str]:
-    """Describe what ``action`` did, by comparing the states before and after it.
+def describe_events(events: Sequence[cr.Event], after: cr.GameState) -> list[str]:
+    """Describe the events of one step (from :func:`cuckoo_rules.step`) in plain English.
 
     Args:
-        before: The state the action was applied to.
-        action: The action, legal in ``before``.
-        after: ``cuckoo_rules.apply(before, action)``.
+        events: The events of one step, in order.
+        after: The state the step led to (rows and collections are shown as they are now).
 
     Returns:
-        The lines of narration: the decision and its effects, any reshuffle, the end of
-        the round and the start of the next turn (the end of the game is left to
-        :func:`describe_game_over`).
+        The lines of narration; the end of the game is left to :func:`describe_game_over`.
     """
-    lines = _describe_action(before, action, after)
-    reshuffle = ["  The discard pile is shuffled into a new draw pile."] * (
-        after.shuffles - before.shuffles
-    )
-    if after.round != before.round or _ran_out_of_cards(after):
-        # A lay that ends the round captured nothing, so any reshuffle was for the deal.
-        lines.append(
-            f"Round {before.round} ends: player {before.current_player} has no cards left; "
-            "the hands are discarded."
-        )
-        lines += reshuffle
-        lines.append(_describe_next_round(after))
-    else:
-        lines += reshuffle
-    if not after.is_over and after.turn != before.turn:
-        lines.append(_turn_header(after))
+    lines: list[str] = []
+    for index, event in enumerate(events):
+        following = events[index + 1] if index + 1 < len(events) else None
+        lines += _describe_event(event, following, after)
     return lines
+
+
+def _describe_event(event: cr.Event, following: cr.Event | None, after: cr.GameState) -> list[str]:
+    """Describe one event; ``following`` is the next event of the step, if any."""
+    if isinstance(event, cr.Laid):
+        lay = (
+            f"  Player {event.player} lays {event.count} {_TIMES} {event.species.value} "
+            f"on the {event.side.value} of row {event.row}"
+        )
+        if isinstance(following, cr.Captured):
+            return [f"{lay}, captures {_cards(following.cards)}."]
+        return [f"{lay}.", *_row_lines(after.rows, event.row)]
+    if isinstance(event, cr.Captured):
+        if isinstance(following, cr.RowRefilled | cr.Reshuffled):
+            return []
+        return _row_lines(after.rows, event.row)
+    if isinstance(event, cr.RowRefilled):
+        return [
+            f"  Row {event.row} is refilled with {_cards(event.cards)}.",
+            *_row_lines(after.rows, event.row),
+        ]
+    if isinstance(event, cr.Drew):
+        return [f"  Player {event.player} draws {_plural(event.count, 'card')}."]
+    if isinstance(event, cr.DeclinedDraw):
+        return [f"  Player {event.player} declines the draw."]
+    if isinstance(event, cr.FlewHome):
+        return [
+            f"  Player {event.player} flies {event.revealed} {_TIMES} {event.species.value} "
+            f"home: {event.kept} to the collection, {event.revealed - event.kept} discarded. "
+            f"Collection: {_collection(after.collections[event.player])}."
+        ]
+    if isinstance(event, cr.DeclinedFlock):
+        return [f"  Player {event.player} flies no flock home."]
+    if isinstance(event, cr.Reshuffled):
+        return ["  The discard pile is shuffled into a new draw pile."]
+    if isinstance(event, cr.RoundEnded):
+        return [
+            f"Round {event.round} ends: player {event.player} has no cards left; "
+            "the hands are discarded."
+        ]
+    if isinstance(event, cr.Dealt):
+        return [
+            f"Round {event.round}: player {event.dealer} deals {cr.HAND_SIZE} cards to each "
+            f"player; player {after.current_player} starts."
+        ]
+    if isinstance(event, cr.TurnStarted):
+        return [_turn_header(after)]
+    if isinstance(event, cr.GameOver) and event.reason == "most_cards":
+        return [_describe_exhaustion(after)]
+    return []
 
 
 def describe_game_over(state: cr.GameState) -> list[str]:
@@ -301,81 +347,9 @@ def describe_game_over(state: cr.GameState) -> list[str]:
     ]
 
 
-def _describe_action(before: cr.GameState, action: cr.Action, after: cr.GameState) -> list[str]:
-    """Describe one decision of the current player and its immediate effects."""
-    player = f"Player {before.current_player}"
-    if isinstance(action, cr.Lay):
-        return _describe_lay(before, action, after)
-    if isinstance(action, cr.Draw):
-        drawn = after.hand_size(before.current_player) - before.hand_size(before.current_player)
-        return [f"  {player} draws {_plural(drawn, 'card')}."]
-    if isinstance(action, cr.FlyHome):
-        return [_describe_fly_home(before, action, after)]
-    if before.phase is cr.Phase.DRAW:
-        return [f"  {player} declines the draw."]
-    if len(cr.legal_actions(before)) > 1:
-        return [f"  {player} flies no flock home."]
-    return []
-
-
-def _describe_lay(before: cr.GameState, action: cr.Lay, after: cr.GameState) -> list[str]:
-    """Describe a lay: what was laid where, what was captured, how the row was refilled."""
-    p = before.current_player
-    laid = before.hands[p][action.species.index]
-    old_row = before.rows[action.row]
-    new_row = after.rows[action.row]
-    captured = _captured_count(before, action, after)
-    if action.side is cr.Side.LEFT:
-        taken = old_row[:captured]
-        kept = (action.species,) * laid + old_row[captured:]
-    else:
-        taken = old_row[len(old_row) - captured :]
-        kept = old_row[: len(old_row) - captured] + (action.species,) * laid
-    refill = new_row[len(kept) :]
-    lay = (
-        f"  Player {p} lays {laid} {_TIMES} {action.species.value} "
-        f"on the {action.side.value} of row {action.row}"
-    )
-    lines = [f"{lay}, captures {_cards(taken)}." if taken else f"{lay}."]
-    if refill:
-        lines.append(f"  Row {action.row} is refilled with {_cards(refill)}.")
-    lines.append(f"    row {action.row}: {_cards(new_row)}")
-    return lines
-
-
-def _captured_count(before: cr.GameState, action: cr.Lay, after: cr.GameState) -> int:
-    """Count the cards a lay captured, from the change in the player's hand.
-
-    A lay that captures leaves cards in hand, so the round goes on and the hand after the
-    lay is still there to compare; a lay that ends the round captured nothing.
-    """
-    p = before.current_player
-    if after.round != before.round or after.is_over:
-        return 0
-    laid = before.hands[p][action.species.index]
-    return after.hand_size(p) - before.hand_size(p) + laid
-
-
-def _describe_fly_home(before: cr.GameState, action: cr.FlyHome, after: cr.GameState) -> str:
-    """Describe a flock flown home: how many birds went home and how many were discarded."""
-    p = before.current_player
-    species = action.species
-    revealed = before.hands[p][species.index]
-    home = after.collections[p][species.index] - before.collections[p][species.index]
-    return (
-        f"  Player {p} flies {revealed} {_TIMES} {species.value} home: {home} to the collection, "
-        f"{revealed - home} discarded. Collection: {_collection(after.collections[p])}."
-    )
-
-
-def _describe_next_round(after: cr.GameState) -> str:
-    """Describe what follows the end of a round: the next deal, or the end by exhaustion."""
+def _describe_exhaustion(after: cr.GameState) -> str:
+    """Explain why no new round could be dealt (rules §4.2)."""
     options = after.options
-    if not after.is_over:
-        return (
-            f"Round {after.round}: player {after.dealer} deals {cr.HAND_SIZE} cards to each "
-            f"player; player {after.current_player} starts."
-        )
     available = len(after.draw_pile)
     where = "draw pile"
     if options.exhaustion_counts_discard:
@@ -388,15 +362,6 @@ def _describe_next_round(after: cr.GameState) -> str:
     )
 
 
-def _ran_out_of_cards(state: cr.GameState) -> bool:
-    """Whether the game ended by exhaustion rather than by a winning collection.
-
-    A win is checked before the end of the round, so a game that ended without the
-    current player holding a winning collection ended because no new round could be dealt.
-    """
-    return state.is_over and not cr.has_won(state.collections[state.current_player])
-
-
 def _turn_header(state: cr.GameState) -> str:
     """The first line of a turn: its number, the player and their hand size."""
     p = state.current_player
@@ -407,7 +372,7 @@ def _turn_header(state: cr.GameState) -> str:
 def _why_won(state: cr.GameState) -> str:
     """Explain the victory: a winning collection, or the most cards when the cards ran out."""
     collection = state.collections[state.winners[0]]
-    if _ran_out_of_cards(state):
+    if not cr.has_won(state.collections[state.current_player]):  # a win ends the game at once
         return f"the cards ran out; most cards in a collection: {sum(collection)}"
     reasons = []
     present = [s for s in cr.SPECIES if collection[s.index]]
@@ -429,9 +394,13 @@ def _describe_options(options: cr.GameOptions) -> str:
     return ", ".join(changed) if changed else "standard rules"
 
 
-def _row_lines(rows: Sequence[cr.Row]) -> list[str]:
-    """One line per row: ``row 0: owl duck duck robin``."""
-    return [f"    row {index}: {_cards(row)}" for index, row in enumerate(rows)]
+def _row_lines(rows: Sequence[cr.Row], only: int | None = None) -> list[str]:
+    """One line per row (or for row ``only``): ``row 0: owl duck duck robin``."""
+    return [
+        f"    row {index}: {_cards(row)}"
+        for index, row in enumerate(rows)
+        if only is None or index == only
+    ]
 
 
 def _collection_lines(state: cr.GameState) -> list[str]:

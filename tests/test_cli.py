@@ -1,0 +1,300 @@
+"""Tests of the ``cuckoo-rules`` command line."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import cuckoo_rules as cr
+from cuckoo_rules.cli import describe_events, main
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+Step = tuple[cr.GameState, cr.Action, cr.GameState]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run ``main`` with ``args``, check that it succeeds and return what it printed."""
+    assert main(list(args)) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return captured.out
+
+
+def run_demo(capsys: pytest.CaptureFixture[str], players: int, seed: int) -> str:
+    return run_cli(capsys, "demo", "--players", str(players), "--seed", str(seed))
+
+
+def play(players: int, seed: int) -> list[Step]:
+    """Play the game ``demo`` plays: the seed drives both the deal and the random players."""
+    rng = random.Random(seed)
+    state = cr.new_game(cr.GameOptions(num_players=players), seed)
+    steps: list[Step] = []
+    while not state.is_over:
+        action = rng.choice(cr.legal_actions(state))
+        after = cr.apply(state, action)
+        steps.append((state, action, after))
+        state = after
+    return steps
+
+
+def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run ``main`` with bad ``args``; check the exit status is 2 and return stderr."""
+    with pytest.raises(SystemExit) as exc_info:
+        main(list(args))
+    assert exc_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return captured.err
+
+
+# --------------------------------------------------------------------------- demo output
+
+
+def test_demo_prints_the_setup_of_the_seeded_game(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_demo(capsys, 3, 7)
+    state = cr.new_game(cr.GameOptions(num_players=3), 7)
+    lines = out.splitlines()
+    assert lines[0] == "Seed 7; replay with: cuckoo-rules demo --players 3 --seed 7"
+    assert f"Player {state.dealer} deals 8 cards to each player." in lines
+    for index, row in enumerate(state.rows):
+        assert f"    row {index}: {' '.join(s.value for s in row)}" in lines
+    for seat in range(3):
+        ((species, count),) = state.collection(seat).items()
+        assert f"    player {seat}: {count} {species.value} (1 card)" in lines
+
+
+def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_demo(capsys, 3, 7)
+    final = play(3, 7)[-1][2]
+    (winner,) = final.winners
+    game_over = [line for line in out.splitlines() if line.startswith("Game over")]
+    assert game_over == [
+        f"Game over after {final.turn} turns and {final.round} rounds: player {winner} wins "
+        "(3 or more of owl and duck)."
+    ]
+    assert cr.has_won(final.collections[winner])
+    collections = out.split("Final collections:\n")[1].splitlines()
+    assert len(collections) == 3
+    assert collections[winner].startswith(f"    player {winner}: ")
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "reason"),
+    [
+        (2, 1, re.compile(r"player \d wins \(7 species\)")),
+        (3, 1, re.compile(r"player \d wins \(3 or more of \w+ and \w+\)")),
+        (3, 5, re.compile(r"player \d wins \(the cards ran out; most cards in a collection")),
+        (4, 16, re.compile(r"players \d and \d share the victory \(the cards ran out")),
+    ],
+)
+def test_demo_explains_why_the_game_was_won(
+    capsys: pytest.CaptureFixture[str], players: int, seed: int, reason: re.Pattern[str]
+) -> None:
+    out = run_demo(capsys, players, seed)
+    assert reason.search(out), out[-600:]
+    final = play(players, seed)[-1][2]
+    ran_out = not cr.has_won(final.collections[final.current_player])
+    assert ("needed to deal: the game ends." in out) is ran_out
+
+
+def test_demo_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_demo(capsys, 3, 7)
+    second = run_demo(capsys, 3, 7)
+    assert first == second
+    assert run_demo(capsys, 3, 8) != first
+
+
+def test_demo_narrates_every_turn_round_and_reshuffle(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_demo(capsys, 4, 3)
+    steps = play(4, 3)
+    first, final = steps[0][0], steps[-1][2]
+    headers = re.findall(r"^Turn (\d+) \(round (\d+)\): player (\d)", out, re.MULTILINE)
+    assert [int(turn) for turn, _, _ in headers] == list(range(1, final.turn + 1))
+    round_ends = re.findall(r"^Round (\d+) ends: player \d has no cards left", out, re.MULTILINE)
+    ran_out = not cr.has_won(final.collections[final.current_player])
+    assert len(round_ends) == final.round - 1 + ran_out
+    reshuffles = out.count("The discard pile is shuffled into a new draw pile.")
+    assert reshuffles == final.shuffles - first.shuffles > 0
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 7), (5, 2)])
+def test_lay_narration_matches_the_engine(players: int, seed: int) -> None:
+    """Check each lay's captures, refill and row against the states, not the narration code."""
+    lays = refills = 0
+    for before, action, after in play(players, seed):
+        if not isinstance(action, cr.Lay):
+            continue
+        lays += 1
+        text = "\n".join(describe_events(cr.step(before, action)[1], after))
+        p = before.current_player
+        laid = before.hands[p][action.species.index]
+        lay = f"Player {p} lays {laid} {TIMES} {action.species.value} on the {action.side.value} of"
+        assert f"{lay} row {action.row}" in text
+        row = " ".join(s.value for s in after.rows[action.row])
+        assert f"    row {action.row}: {row}\n" in text + "\n"
+
+        captures = re.search(r", captures ([a-z_ ]+)\.", text)
+        if after.round == before.round and not after.is_over:
+            gained = Counter(after.hand(p))
+            gained.subtract(before.hand(p))
+            gained[action.species] += laid
+            expected = Counter({s.value: n for s, n in gained.items() if n})
+        else:
+            expected = Counter()
+        assert Counter(captures.group(1).split() if captures else []) == expected
+
+        refill = re.search(r"Row \d is refilled with ([a-z_ ]+)\.", text)
+        if refill and after.shuffles == before.shuffles:
+            refills += 1
+            cards = refill.group(1).split()
+            assert cards == [s.value for s in before.draw_pile[: len(cards)]]
+            assert after.rows[action.row][-len(cards) :] == before.draw_pile[: len(cards)]
+    assert lays > 20
+    assert refills > 0
+
+
+def test_demo_draw_and_flock_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_demo(capsys, 3, 7)
+    assert re.search(r"^  Player \d draws 2 cards\.$", out, re.MULTILINE)
+    assert re.search(r"^  Player \d declines the draw\.$", out, re.MULTILINE)
+    flights = re.findall(
+        rf"flies (\d+) {TIMES} (\w+) home: (\d) to the collection, (\d+) discarded", out
+    )
+    assert flights
+    for revealed, name, home, discarded in flights:
+        species = cr.Species(name)
+        assert int(revealed) >= species.small_flock
+        assert int(home) == (2 if int(revealed) >= species.big_flock else 1)
+        assert int(home) + int(discarded) == int(revealed)
+
+
+# --------------------------------------------------------------------------- seeds and options
+
+
+def test_demo_without_a_seed_prints_one_that_replays_the_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = run_cli(capsys, "demo", "--players", "2")
+    match = re.match(r"Seed (\d+); replay with: cuckoo-rules (demo --players 2 --seed \d+)\n", out)
+    assert match, out.splitlines()[0]
+    assert 0 <= int(match.group(1)) < 2**64
+    assert run_cli(capsys, *match.group(2).split()) == out
+    other = run_cli(capsys, "demo", "--players", "2").splitlines()[0]
+    assert other != out.splitlines()[0]  # a fresh random seed each time
+
+
+def test_every_variant_flag_reaches_the_options(capsys: pytest.CaptureFixture[str]) -> None:
+    flags = [
+        "--initial-row-length",
+        "4",
+        "--setup-duplicates-to",
+        "draw_pile",
+        "--no-optional-draw-if-adjacent",
+        "--round-end-timing",
+        "immediate",
+        "--no-exhaustion-counts-discard",
+        "--next-round-first-player",
+        "left_of_round_ender",
+        "--always-prompt-flock",
+    ]
+    out = run_cli(capsys, "demo", "--players", "4", "--seed", "11", *flags)
+    lines = out.splitlines()
+    assert lines[0].endswith("--players 4 --seed 11 " + " ".join(flags))
+    assert lines[1] == (
+        "CuBirds, 4 players. Options: initial_row_length=4, setup_duplicates_to=draw_pile, "
+        "optional_draw_if_adjacent=false, round_end_timing=immediate, "
+        "exhaustion_counts_discard=false, next_round_first_player=left_of_round_ender, "
+        "always_prompt_flock=true"
+    )
+    rows = [line for line in lines if line.startswith("    row ")][:4]
+    assert all(len(row.split(": ")[1].split()) == 4 for row in rows)
+    standard = run_cli(capsys, "demo", "--players", "4", "--seed", "11")
+    assert "Options: standard rules" in standard
+    assert standard != out
+
+
+# --------------------------------------------------------------------------- usage
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["demo", "--players", "6"], "argument --players: 6 is not in 2..5"),
+        (["demo", "--players", "1"], "argument --players: 1 is not in 2..5"),
+        (["demo", "--players", "two"], "argument --players: invalid int value: 'two'"),
+        (["demo", "--seed", "-1"], "argument --seed: -1 is not an integer in [0, 2**64)"),
+        (["demo", "--seed", str(2**64)], "argument --seed: 18446744073709551616 is not"),
+        (["demo", "--initial-row-length", "5"], "argument --initial-row-length: 5 is not in"),
+        (["demo", "--round-end-timing", "later"], "argument --round-end-timing: invalid choice"),
+        (["demo", "--setup-duplicates-to", "box"], "argument --setup-duplicates-to: invalid"),
+        (["demo", "--next-round-first-player", "x"], "argument --next-round-first-player: inv"),
+        (["demo", "--turbo"], "unrecognized arguments: --turbo"),
+        (["fly"], "invalid choice: 'fly'"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
+def test_bad_arguments_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    err = usage_error(capsys, *args)
+    assert "usage: cuckoo-rules" in err
+    assert message in err
+
+
+def test_help_documents_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc_info:
+        main(["--help"])
+    assert exc_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: cuckoo-rules" in out
+    assert "demo" in out
+    assert "--version" in out
+
+
+def test_demo_help_documents_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc_info:
+        main(["demo", "--help"])
+    assert exc_info.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ["--players", "--seed"]:
+        assert flag in out
+    for name in cr.GameOptions(num_players=2).to_json():
+        if name != "num_players":
+            assert name.replace("_", "-") in out, name
+    assert "end_of_turn" in out
+    assert "left_of_round_ender" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc_info:
+        main(["--version"])
+    assert exc_info.value.code == 0
+    assert capsys.readouterr().out == f"cuckoo-rules {cr.__version__}\n"
+
+
+# --------------------------------------------------------------------------- console script
+
+
+def test_installed_console_script(capsys: pytest.CaptureFixture[str]) -> None:
+    script = Path(sys.executable).parent / "cuckoo-rules"
+    if not script.exists():
+        pytest.skip(f"console script not installed next to {sys.executable}")
+    result = subprocess.run(
+        [str(script), "demo", "--players", "2", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "Game over" in result.stdout
+    assert result.stdout == run_demo(capsys, 2, 1)
