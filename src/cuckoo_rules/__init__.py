@@ -39,7 +39,6 @@ from .codec import (
 from .engine import (
     HAND_SIZE,
     apply,
-    can_fly_home,
     has_won,
     legal_action_mask,
     legal_actions,
@@ -84,8 +83,8 @@ from .records import (
     loads_record,
     replay,
 )
-from .state import Counts, GameState, Row, counts_to_dict, dict_to_counts
-from .views import PlayerView, determinize, observe, unseen_cards
+from .state import Counts, GameState, Row, can_fly_home, counts_to_dict, dict_to_counts
+from .views import PlayerView, determinize, flock_possible, observe, unseen_cards
 
 __version__ = "0.1.0"
 
@@ -162,6 +161,7 @@ __all__ = [
     "encode_state",
     "encode_view",
     "final_state",
+    "flock_possible",
     "format_action",
     "has_won",
     "json_schema",

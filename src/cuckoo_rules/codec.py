@@ -30,7 +30,6 @@ from .actions import (
     Side,
 )
 from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species
-from .engine import can_fly_home
 from .errors import DecodeError, InvalidOptionsError
 from .events import (
     Captured,
@@ -50,8 +49,8 @@ from .events import (
 )
 from .options import OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
-from .state import Counts, GameState, Row
-from .views import PlayerView, unseen_cards
+from .state import Counts, GameState, Row, can_fly_home
+from .views import PlayerView, flock_possible, unseen_cards
 
 __all__ = [
     "STATE_FORMAT",
@@ -380,18 +379,20 @@ def _public(doc: Mapping[str, Any]) -> _Public:
     )
 
 
-def _check_known(known_hands: tuple[Counts, ...], p: int, hand: Counts) -> None:
+def _check_known(known_hands: tuple[Counts, ...], p: int, hand: Counts, where: str) -> None:
     for species in SPECIES:
         known, held = known_hands[p][species.index], hand[species.index]
         if known > held:
-            _fail(f"known_hands[{p}].{species.value}", f"{known} known but hands[{p}] holds {held}")
+            _fail(f"known_hands[{p}].{species.value}", f"{known} known but {where} holds {held}")
 
 
-def _check_phase(public: _Public, hand: Counts | None, hand_size: int, piles: int) -> None:
+def _check_phase(
+    public: _Public, hand: Counts | None, hand_size: int, piles: int, where: str
+) -> None:
     """Phase consistency for the acting seat (``hand`` is ``None`` where it is hidden)."""
     current, phase = public.current_player, public.phase
     if phase is Phase.LAY and hand_size == 0:
-        _fail("hands", f"player {current} is to lay but holds no cards")
+        _fail(where, f"player {current} is to lay but holds no cards")
     if phase is Phase.DRAW and piles == 0:
         _fail("phase", "'draw' is offered only when the draw or discard pile holds cards")
     if (
@@ -446,9 +447,10 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
                 f"found {total[species.index]} (of {sum(total)} cards; {DECK_SIZE} expected)",
             )
     for p in range(n):
-        _check_known(public.known_hands, p, hands[p])
+        _check_known(public.known_hands, p, hands[p], f"hands[{p}]")
     current = public.current_player
-    _check_phase(public, hands[current], sum(hands[current]), len(draw_pile) + sum(discard))
+    piles = len(draw_pile) + sum(discard)
+    _check_phase(public, hands[current], sum(hands[current]), piles, f"hands[{current}]")
 
     return GameState(
         public.options,
@@ -506,7 +508,7 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
         if sum(public.known_hands[p]) > hand_sizes[p]:
             _fail(f"known_hands[{p}]", f"more cards known than hand_sizes[{p}] = {hand_sizes[p]}")
     if hand is not None and viewer is not None:
-        _check_known(public.known_hands, viewer, hand)
+        _check_known(public.known_hands, viewer, hand, "hand")
 
     view = PlayerView(
         viewer,
@@ -543,7 +545,11 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
         )
     acting_hand = hand if viewer == public.current_player else None
     piles = draw_size + discard_size
-    _check_phase(public, acting_hand, hand_sizes[public.current_player], piles)
+    current = public.current_player
+    _check_phase(public, acting_hand, hand_sizes[current], piles, f"hand_sizes[{current}]")
+    prompted = public.phase is Phase.FLOCK and not public.options.always_prompt_flock
+    if prompted and not flock_possible(view):
+        _fail("phase", f"'flock' but player {current} cannot hold a flock")
     return view
 
 

@@ -45,7 +45,7 @@ from .events import (
 )
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle, splitmix64
-from .state import EMPTY_COUNTS, Counts, GameState, Row
+from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView
 
 __all__ = [
@@ -250,14 +250,6 @@ def _deal(piles: _Piles, n: int, dealer: int) -> tuple[Counts, ...]:
 
 
 # --------------------------------------------------------------------------- legal actions
-
-
-def can_fly_home(hand: Counts) -> bool:
-    """Whether a hand holds at least a small flock of some species (rules §3.2)."""
-    for count, small in zip(hand, _SMALL, strict=True):  # noqa: SIM110 (hot path)
-        if count >= small:
-            return True
-    return False
 
 
 def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:

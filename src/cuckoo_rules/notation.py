@@ -31,6 +31,7 @@ __all__ = ["format_action", "parse_action"]
 
 _SPECIES_IDS = [s.value for s in SPECIES]
 _SIDE_IDS = [s.value for s in Side]
+_ROW_WORDS = tuple(str(row) for row in range(NUM_ROWS))
 _FORMS = "'lay SPECIES ROW left|right', 'draw', 'fly SPECIES' or 'pass'"
 
 
@@ -113,7 +114,7 @@ def parse_action(text: str) -> Action:
         raise DecodeError(f"{text!r}: write 'lay SPECIES ROW left|right', e.g. 'lay parrot 2 left'")
     species = _species(rest[:-2], text)
     row_word, side_word = rest[-2], rest[-1]
-    if not (row_word.isdigit() and int(row_word) < NUM_ROWS):
+    if row_word not in _ROW_WORDS:
         raise DecodeError(f"{text!r}: row {row_word!r} is not a row number from 0 to 3")
     side = Side(_choose(side_word, _SIDE_IDS, "side", text))
     return LAY_ACTIONS[species.index][int(row_word) * 2 + (side is Side.RIGHT)]

@@ -17,7 +17,15 @@ from .actions import Phase
 from .cards import NUM_SPECIES, SPECIES, Species
 from .options import GameOptions
 
-__all__ = ["EMPTY_COUNTS", "Counts", "GameState", "Row", "counts_to_dict", "dict_to_counts"]
+__all__ = [
+    "EMPTY_COUNTS",
+    "Counts",
+    "GameState",
+    "Row",
+    "can_fly_home",
+    "counts_to_dict",
+    "dict_to_counts",
+]
 
 Counts: TypeAlias = tuple[int, ...]
 """A multiset of cards: eight counts in canonical species order."""
@@ -47,6 +55,22 @@ def dict_to_counts(cards: dict[Species, int]) -> Counts:
         (0, 1, 0, 0, 0, 2, 0, 0)
     """
     return tuple(cards.get(s, 0) for s in SPECIES)
+
+
+_SMALL = tuple(s.small_flock for s in SPECIES)
+
+
+def can_fly_home(hand: Counts) -> bool:
+    """Whether a hand holds at least a small flock of some species (rules §3.2).
+
+    Example:
+        >>> can_fly_home((2, 0, 0, 0, 0, 0, 0, 0)), can_fly_home((1, 2, 2, 3, 3, 4, 5, 5))
+        (True, False)
+    """
+    for count, small in zip(hand, _SMALL, strict=True):  # noqa: SIM110 (hot path)
+        if count >= small:
+            return True
+    return False
 
 
 def _counts_repr(counts: Counts) -> str:

@@ -18,9 +18,9 @@ from .cards import SPECIES, Species
 from .errors import InvalidOptionsError
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle
-from .state import Counts, GameState, Row, counts_to_dict
+from .state import Counts, GameState, Row, can_fly_home, counts_to_dict
 
-__all__ = ["PlayerView", "determinize", "observe", "unseen_cards"]
+__all__ = ["PlayerView", "determinize", "flock_possible", "observe", "unseen_cards"]
 
 
 @attrs.frozen(repr=False)
@@ -153,13 +153,40 @@ def unseen_cards(view: PlayerView) -> Counts:
     return tuple(s.copies - seen[s.index] for s in SPECIES)
 
 
+def flock_possible(view: PlayerView) -> bool:
+    """Whether, as far as the viewer can tell, the seat to act may hold a flock.
+
+    In the flock phase (unless ``always_prompt_flock`` is set) everybody knows that the
+    acting seat holds a flock, which constrains its hidden cards; :func:`determinize`
+    respects this.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> flock_possible(observe(new_game(GameOptions(num_players=2), seed=1), None))
+        True
+    """
+    current = view.current_player
+    if view.viewer == current:
+        assert view.hand is not None
+        return can_fly_home(view.hand)
+    known = view.known_hands[current]
+    hidden = view.hand_sizes[current] - sum(known)
+    unseen = unseen_cards(view)
+    return any(known[s.index] + min(unseen[s.index], hidden) >= s.small_flock for s in SPECIES)
+
+
+_MAX_TRIES = 10_000
+
+
 def determinize(view: PlayerView, seed: int) -> GameState:
     """Draw a full state the viewer cannot tell apart from the truth.
 
     The cards the viewer cannot see (the unknown part of every other hand, the draw pile
     and the discard pile) are shuffled uniformly with the seeded shuffle and dealt out
-    with the sizes the view shows. The result's ``seed`` is ``seed`` and its
-    ``shuffles`` is 1, so later reshuffles in a search are seeded too.
+    with the sizes the view shows; where the view shows the flock phase, the acting seat
+    is given a flock (draws without one are rejected and redrawn with the next random
+    stream, which keeps the result uniform). The result's ``seed`` is ``seed`` and its
+    ``shuffles`` counts the streams used, so later reshuffles in a search are seeded too.
     ``observe(determinize(view, seed), view.viewer) == view`` always holds.
 
     Args:
@@ -190,20 +217,50 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         raise ValueError(
             f"inconsistent view: {len(pool)} unseen cards for {expected} hidden places"
         )
-    shuffle(pool, seed, 0)
+    must_flock = (
+        view.phase is Phase.FLOCK
+        and not view.options.always_prompt_flock
+        and view.viewer != view.current_player
+    )
+    if must_flock and not flock_possible(view):
+        raise ValueError(f"inconsistent view: player {view.current_player} cannot hold a flock")
+    for stream in range(_MAX_TRIES):
+        cards = list(pool)
+        shuffle(cards, seed, stream)
+        hands, pos = _deal_hidden(view, cards, hidden_in_hands)
+        if not must_flock or can_fly_home(hands[view.current_player]):
+            return _determinized(view, seed, stream + 1, hands, cards, pos)
+    raise ValueError(f"no determinization found in {_MAX_TRIES} tries: the view is too unlikely")
 
+
+def _deal_hidden(
+    view: PlayerView, cards: list[Species], hidden_in_hands: list[int]
+) -> tuple[list[Counts], int]:
+    """Complete every hand from ``cards``; return the hands and the number of cards used."""
     hands: list[Counts] = []
     pos = 0
-    for seat in range(n):
+    for seat in range(view.options.num_players):
         if seat == view.viewer:
             assert view.hand is not None
             hands.append(view.hand)
             continue
         hand = list(view.known_hands[seat])
-        for card in pool[pos : pos + hidden_in_hands[seat]]:
+        for card in cards[pos : pos + hidden_in_hands[seat]]:
             hand[card.index] += 1
         pos += hidden_in_hands[seat]
         hands.append(tuple(hand))
+    return hands, pos
+
+
+def _determinized(
+    view: PlayerView,
+    seed: int,
+    shuffles: int,
+    hands: list[Counts],
+    pool: list[Species],
+    pos: int,
+) -> GameState:
+    """Build the determinized state: the rest of ``pool`` from ``pos`` makes the piles."""
     draw_pile = tuple(pool[pos : pos + view.draw_pile_size])
     pos += view.draw_pile_size
     discard = [0] * len(SPECIES)
@@ -213,7 +270,7 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     return GameState(
         view.options,
         seed,
-        1,
+        shuffles,
         view.round,
         view.turn,
         view.dealer,
