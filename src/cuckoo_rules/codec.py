@@ -47,7 +47,7 @@ from .events import (
     TurnEnded,
     TurnStarted,
 )
-from .options import OPTION_NAMES, GameOptions
+from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
 from .state import Counts, GameState, Row, can_fly_home
 from .views import PlayerView, flock_possible, unseen_cards
@@ -664,7 +664,18 @@ def decode_event(data: Mapping[str, Any]) -> Event:
     _keys(doc, "event", ("type", *(f.name for f in fields)))
     values = {f.name: _decode_event_field(name, f.name, doc[f.name]) for f in fields}
     event: Event = cls(**values)
+    _check_event(event)
     return event
+
+
+_EVENT_INT_RANGES: dict[str, tuple[int, int | None]] = {
+    "player": (0, MAX_PLAYERS - 1),
+    "dealer": (0, MAX_PLAYERS - 1),
+    "row": (0, NUM_ROWS - 1),
+    "kept": (1, 2),
+    "round": (1, None),
+    "turn": (1, None),
+}
 
 
 def _decode_event_field(kind: str, name: str, value: Any) -> Any:
@@ -688,9 +699,25 @@ def _decode_event_field(kind: str, name: str, value: Any) -> Any:
         return tuple(
             None if hand is None else _counts(hand, f"{path}[{i}]") for i, hand in enumerate(hands)
         )
-    if name in ("winners", "hand_sizes"):
+    if name == "winners":
+        seats = [
+            _int(v, f"{path}[{i}]", 0, MAX_PLAYERS - 1) for i, v in enumerate(_list(value, path))
+        ]
+        if not seats or seats != sorted(set(seats)):
+            _fail(path, "seats must be distinct, in increasing order, and at least one")
+        return tuple(seats)
+    if name == "hand_sizes":
         return tuple(_int(v, f"{path}[{i}]", 0) for i, v in enumerate(_list(value, path)))
-    return _int(value, path, 0)
+    low, high = _EVENT_INT_RANGES.get(name, (0, None))
+    return _int(value, path, low, high)
+
+
+def _check_event(event: Event) -> None:
+    """Checks across the fields of one decoded event."""
+    if isinstance(event, Drew) and event.cards is not None and len(event.cards) != event.count:
+        _fail("event.cards", f"{len(event.cards)} cards but count is {event.count}")
+    if isinstance(event, FlewHome) and event.kept > event.revealed:
+        _fail("event.kept", f"{event.kept} kept but only {event.revealed} revealed")
 
 
 # --------------------------------------------------------------------------- schemas

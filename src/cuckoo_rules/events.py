@@ -252,6 +252,9 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
     Another player's drawn cards, other seats' dealt hands and every discarded hand but
     the viewer's own are replaced by ``None``; counts and public cards stay.
 
+    Raises:
+        ValueError: If ``viewer`` is neither ``None`` nor a non-negative integer.
+
     Example:
         >>> events = (Drew(1, 2, (Species.OWL, Species.DUCK)),)
         >>> visible_events(events, 0)
@@ -259,6 +262,8 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
         >>> visible_events(events, 1) == events
         True
     """
+    if viewer is not None and (type(viewer) is not int or viewer < 0):
+        raise ValueError(f"viewer: {viewer!r} is not a seat (an integer from 0) or None")
     out: list[Event] = []
     for event in events:
         if isinstance(event, Drew):

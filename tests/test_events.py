@@ -1,0 +1,1215 @@
+"""Events: ``step`` reports exactly what happened, and each seat sees only what it may.
+
+The core of this file is an *event interpreter* (:class:`Tracker`): it starts from what a
+seat (or a spectator, or an omniscient observer) sees of a new game and then learns
+about the game from events alone, never looking at a later state. After every step its
+model must equal the real next state: ``observe(next, viewer)`` for a seat or a
+spectator, and the whole :class:`~cuckoo_rules.GameState` for the omniscient observer.
+So a missing, extra, misplaced or wrong event, or a redacted stream that hides what a
+seat needs to follow its own hand, makes a test fail.
+
+Beside it: ``step`` agrees with ``apply``; the events agree one by one with the change
+of state; :func:`~cuckoo_rules.visible_events` hides exactly the hidden cards (rules §6);
+events round-trip through JSON, and ``decode_event`` rejects bad documents.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import attrs
+import hypothesis.strategies as st
+import pytest
+from hypothesis import event as note_situation
+from hypothesis import given
+
+import cuckoo_rules as cr
+
+N_ROWS = 4
+HAND = 8
+ZERO: cr.Counts = (0,) * len(cr.SPECIES)
+S = cr.Species
+
+OPTIONS = st.builds(
+    cr.GameOptions,
+    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
+    initial_row_length=st.sampled_from([3, 4]),
+    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
+    optional_draw_if_adjacent=st.booleans(),
+    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
+    exhaustion_counts_discard=st.booleans(),
+    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
+    always_prompt_flock=st.booleans(),
+)
+SEEDS = st.integers(0, 2**64 - 1)
+PLAY_SEEDS = st.integers(0, 2**32 - 1)
+
+# Actions tried now and then to check that step rejects them exactly like apply.
+ODD_ACTIONS: tuple[Any, ...] = (
+    None,
+    "pass",
+    {"type": "pass"},
+    cr.Lay(cr.Species.OWL, 4, cr.Side.LEFT),
+    cr.Lay(cr.Species.OWL, -1, cr.Side.RIGHT),
+    cr.Lay("owl", 0, cr.Side.LEFT),  # type: ignore[arg-type]
+    cr.FlyHome("owl"),  # type: ignore[arg-type]
+)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@attrs.frozen
+class Step:
+    """One action of a game and what came of it."""
+
+    before: cr.GameState
+    action: cr.Action
+    events: tuple[cr.Event, ...]
+    after: cr.GameState
+
+
+def play(options: cr.GameOptions, seed: int, play_seed: int) -> Iterator[Step]:
+    """Play a whole game with uniformly random legal actions, yielding every step."""
+    rnd = random.Random(play_seed)
+    state = cr.new_game(options, seed)
+    while not state.is_over:
+        action = rnd.choice(cr.legal_actions(state))
+        after, events = cr.step(state, action)
+        yield Step(state, action, events, after)
+        state = after
+
+
+def viewers(n: int) -> list[int | None]:
+    """Every seat, and the spectator."""
+    return [*range(n), None]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def add(counts: Sequence[int], cards: Sequence[cr.Species]) -> cr.Counts:
+    out = list(counts)
+    for card in cards:
+        out[card.index] += 1
+    return tuple(out)
+
+
+def without(counts: Sequence[int], species: cr.Species) -> cr.Counts:
+    out = list(counts)
+    out[species.index] = 0
+    return tuple(out)
+
+
+def spec_shuffle(cards: list[cr.Species], seed: int, k: int) -> None:
+    """The seeded Fisher-Yates shuffle of interchange.md §2, written from the spec."""
+    mask = 2**64 - 1
+    state = (seed ^ ((k * 0xD1B54A32D192ED03) & mask)) & mask
+    for i in range(len(cards) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = (z ^ (z >> 31)) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def win_reasons(collection: cr.Counts) -> set[str]:
+    """The winning conditions (rules §3.3) a collection meets."""
+    reasons = set()
+    if sum(1 for c in collection if c) >= 7:
+        reasons.add("seven_species")
+    if sum(1 for c in collection if c >= 3) >= 2:
+        reasons.add("two_triples")
+    return reasons
+
+
+# --------------------------------------------------------------------------- the interpreter
+
+
+class Tracker:
+    """Follows a game from events alone: a seat's view, a spectator's, or everything.
+
+    ``viewer`` is the seat whose hand is followed (``None``: a spectator); with
+    ``full=True`` every hand, the draw pile in order, the discard pile and the shuffle
+    counter are followed too, and :meth:`state` rebuilds the whole state. Each event is
+    checked against the model as it is applied; :meth:`step` raises ``AssertionError``
+    on anything inconsistent.
+    """
+
+    def __init__(self, start: cr.GameState, viewer: int | None, *, full: bool = False) -> None:
+        view = cr.observe(start, viewer)
+        self.options = start.options
+        self.n = start.num_players
+        self.viewer = viewer
+        self.full = full
+        self.round = view.round
+        self.turn = view.turn
+        self.dealer = view.dealer
+        self.current = view.current_player
+        self.phase = view.phase
+        self.rows = [list(row) for row in view.rows]
+        self.draw_size = view.draw_pile_size
+        self.discard_size = view.discard_pile_size
+        self.hand_sizes = list(view.hand_sizes)
+        self.known = [list(k) for k in view.known_hands]
+        self.collections = [list(c) for c in view.collections]
+        self.winners = view.winners
+        self.hands: list[list[int] | None] = [None] * self.n
+        if viewer is not None:
+            assert view.hand is not None
+            self.hands[viewer] = list(view.hand)
+        # Full mode only (they are not public).
+        self.seed = start.seed
+        self.shuffles = start.shuffles
+        self.draw_pile: list[cr.Species] = []
+        self.discard = list(ZERO)
+        if full:
+            self.hands = [list(h) for h in start.hands]
+            self.draw_pile = list(start.draw_pile)
+            self.discard = list(start.discard_pile)
+        # Per-step bookkeeping.
+        self.stage = "start"
+        self.lay: cr.Laid | None = None
+        self.lay_absent = False
+        self.needs_refill = False
+        self.cards_left_at_reshuffle: int | None = None
+        self.available_at_round_end = 0
+
+    # ----------------------------------------------------------------- results
+
+    def view(self) -> cr.PlayerView:
+        hand = self.hands[self.viewer] if self.viewer is not None else None
+        return cr.PlayerView(
+            self.viewer,
+            self.options,
+            self.round,
+            self.turn,
+            self.dealer,
+            self.current,
+            self.phase,
+            tuple(tuple(row) for row in self.rows),
+            self.draw_size,
+            self.discard_size,
+            None if hand is None else tuple(hand),
+            tuple(self.hand_sizes),
+            tuple(tuple(k) for k in self.known),
+            tuple(tuple(c) for c in self.collections),
+            self.winners,
+        )
+
+    def state(self) -> cr.GameState:
+        assert self.full
+        hands = []
+        for hand in self.hands:
+            assert hand is not None
+            hands.append(tuple(hand))
+        assert len(self.draw_pile) == self.draw_size
+        assert sum(self.discard) == self.discard_size
+        return cr.GameState(
+            self.options,
+            self.seed,
+            self.shuffles,
+            self.round,
+            self.turn,
+            self.dealer,
+            self.current,
+            self.phase,
+            tuple(tuple(row) for row in self.rows),
+            tuple(self.draw_pile),
+            tuple(self.discard),
+            tuple(hands),
+            tuple(tuple(k) for k in self.known),
+            tuple(tuple(c) for c in self.collections),
+            self.winners,
+        )
+
+    # ----------------------------------------------------------------- one step
+
+    def step(self, events: Sequence[cr.Event]) -> None:
+        """Apply the events of one action; the model is then that of the next state."""
+        assert self.phase is not cr.Phase.GAME_OVER, "events after the game ended"
+        self.stage = "start"
+        self.lay = None
+        self.needs_refill = False
+        self.cards_left_at_reshuffle = None
+        for event in events:
+            if not isinstance(event, cr.RowRefilled | cr.Reshuffled):
+                assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
+            self.apply(event)
+        assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
+        assert self.cards_left_at_reshuffle is None, "a reshuffle that no card was taken from"
+        # The phase the step ends in follows from the events and public facts.
+        if self.stage == "laid":  # a lay that took nothing and did not end the turn
+            can_draw = self.draw_size + self.discard_size > 0
+            offered = self.lay_absent or self.options.optional_draw_if_adjacent
+            self.phase = cr.Phase.DRAW if can_draw and offered else cr.Phase.FLOCK
+        elif self.stage in ("captured", "refilled", "drew", "declined_draw"):
+            self.phase = cr.Phase.FLOCK
+        else:
+            assert self.stage in ("started", "over"), f"a step cannot stop at {self.stage!r}"
+
+    def apply(self, event: cr.Event) -> None:
+        if isinstance(event, cr.Laid):
+            self._laid(event)
+        elif isinstance(event, cr.Captured):
+            self._captured(event)
+        elif isinstance(event, cr.RowRefilled):
+            self._refilled(event)
+        elif isinstance(event, cr.Drew):
+            self._drew(event)
+        elif isinstance(event, cr.DeclinedDraw):
+            self._decision(event.player, cr.Phase.DRAW)
+            self.stage = "declined_draw"
+        elif isinstance(event, cr.FlewHome):
+            self._flew_home(event)
+        elif isinstance(event, cr.DeclinedFlock):
+            self._decision(event.player, cr.Phase.FLOCK)
+            self.stage = "declined_flock"
+        elif isinstance(event, cr.Reshuffled):
+            self._reshuffled(event)
+        elif isinstance(event, cr.TurnEnded):
+            self._turn_ended(event)
+        elif isinstance(event, cr.RoundEnded):
+            self._round_ended(event)
+        elif isinstance(event, cr.Dealt):
+            self._dealt(event)
+        elif isinstance(event, cr.TurnStarted):
+            self._turn_started(event)
+        else:
+            assert isinstance(event, cr.GameOver)
+            self._game_over(event)
+
+    # ----------------------------------------------------------------- handlers
+
+    def _decision(self, player: int, phase: cr.Phase) -> None:
+        assert self.stage == "start", f"a decision of phase {phase} after {self.stage!r}"
+        assert self.phase is phase, f"a decision of phase {phase} in phase {self.phase}"
+        assert player == self.current, f"player {player} decided; {self.current} is to act"
+
+    def _take(self, count: int, cards: Sequence[cr.Species] | None) -> None:
+        """``count`` cards leave the top of the draw pile."""
+        if self.cards_left_at_reshuffle is not None:
+            assert self.cards_left_at_reshuffle < count, "reshuffled before the pile was empty"
+            self.cards_left_at_reshuffle = None
+        assert count <= self.draw_size, f"{count} cards taken from a pile of {self.draw_size}"
+        self.draw_size -= count
+        if self.full:
+            top = self.draw_pile[:count]
+            assert cards is not None
+            assert tuple(cards) == tuple(top), f"took {cards}, the top of the pile is {top}"
+            del self.draw_pile[:count]
+
+    def _laid(self, event: cr.Laid) -> None:
+        self._decision(event.player, cr.Phase.LAY)
+        p, s = event.player, event.species
+        assert 0 <= event.row < N_ROWS
+        assert event.count >= 1
+        assert self.known[p][s.index] <= event.count <= self.hand_sizes[p]
+        hand = self.hands[p]
+        if hand is not None:
+            assert hand[s.index] == event.count, "a lay must take every card of the species"
+            hand[s.index] = 0
+        self.hand_sizes[p] -= event.count
+        self.known[p][s.index] = 0
+        row = self.rows[event.row]
+        self.lay_absent = s not in row
+        laid = [s] * event.count
+        self.rows[event.row] = laid + row if event.side is cr.Side.LEFT else row + laid
+        self.lay = event
+        self.stage = "laid"
+
+    def _captured(self, event: cr.Captured) -> None:
+        lay = self.lay
+        assert self.stage == "laid", f"Captured after {self.stage!r}"
+        assert lay is not None
+        assert (event.player, event.row) == (lay.player, lay.row)
+        cards, k, c, s = list(event.cards), len(event.cards), lay.count, lay.species
+        assert k > 0, "an empty capture has no Captured event"
+        assert s not in cards, "captured cards stop at the nearest bird of the species"
+        row = self.rows[lay.row]
+        if lay.side is cr.Side.LEFT:
+            assert row[c : c + k] == cards, f"captured {cards} from {row} after laying {c}"
+            assert row[c + k] == s, "the capture must end at the nearest bird of the species"
+            del row[c : c + k]
+        else:
+            m = len(row) - c
+            assert row[m - k : m] == cards, f"captured {cards} from {row} after laying {c}"
+            assert row[m - k - 1] == s, "the capture must end at the nearest bird of the species"
+            del row[m - k : m]
+        p = event.player
+        self.hand_sizes[p] += k
+        self.known[p] = list(add(self.known[p], cards))
+        hand = self.hands[p]
+        if hand is not None:
+            self.hands[p] = list(add(hand, cards))
+        self.needs_refill = len(set(row)) == 1
+        self.stage = "captured"
+
+    def _refilled(self, event: cr.RowRefilled) -> None:
+        lay = self.lay
+        assert self.stage == "captured", f"RowRefilled after {self.stage!r}"
+        assert lay is not None
+        assert self.needs_refill, "only a row left with one species is refilled"
+        assert event.row == lay.row
+        row = self.rows[event.row]
+        own = row[0]
+        cards = list(event.cards)
+        self._take(len(cards), cards)
+        assert all(card is own for card in cards[:-1]), "the refill stops at another species"
+        if not cards or cards[-1] is own:
+            assert self.draw_size + self.discard_size == 0, "the refill stopped too early"
+        row.extend(cards)
+        self.needs_refill = False
+        self.stage = "refilled"
+
+    def _drew(self, event: cr.Drew) -> None:
+        self._decision(event.player, cr.Phase.DRAW)
+        p = event.player
+        assert 1 <= event.count <= 2
+        if event.cards is not None:
+            assert len(event.cards) == event.count
+        self._take(event.count, event.cards)
+        if event.count < 2:
+            assert self.draw_size + self.discard_size == 0, "drew fewer than 2 cards needlessly"
+        self.hand_sizes[p] += event.count
+        hand = self.hands[p]
+        if hand is not None:
+            assert event.cards is not None, f"player {p} cannot see the cards it drew"
+            self.hands[p] = list(add(hand, event.cards))
+        self.stage = "drew"
+
+    def _flew_home(self, event: cr.FlewHome) -> None:
+        self._decision(event.player, cr.Phase.FLOCK)
+        p, s = event.player, event.species
+        assert event.revealed >= s.small_flock
+        assert event.kept == (2 if event.revealed >= s.big_flock else 1)
+        assert self.known[p][s.index] <= event.revealed <= self.hand_sizes[p]
+        hand = self.hands[p]
+        if hand is not None:
+            assert hand[s.index] == event.revealed, "a flock reveals every card of the species"
+            hand[s.index] = 0
+        self.hand_sizes[p] -= event.revealed
+        self.known[p][s.index] = 0
+        self.collections[p][s.index] += event.kept
+        self.discard_size += event.revealed - event.kept
+        self.discard[s.index] += event.revealed - event.kept
+        self.stage = "flew"
+
+    def _reshuffled(self, event: cr.Reshuffled) -> None:
+        assert self.cards_left_at_reshuffle is None, "two reshuffles for one take"
+        assert event.cards == self.discard_size > 0, "the whole discard pile is reshuffled"
+        self.cards_left_at_reshuffle = self.draw_size
+        self.draw_size += event.cards
+        self.discard_size = 0
+        if self.full:
+            pile = [s for s in cr.SPECIES for _ in range(self.discard[s.index])]
+            spec_shuffle(pile, self.seed, self.shuffles)
+            self.shuffles += 1
+            self.draw_pile.extend(pile)  # under the cards still left, which go first
+            self.discard = list(ZERO)
+
+    def _turn_ended(self, event: cr.TurnEnded) -> None:
+        p = event.player
+        assert p == self.current, f"the turn of {p} ended; {self.current} was acting"
+        stage = self.stage
+        if stage == "laid":  # no capture, no draw offered, no flock step
+            immediate = self.options.round_end_timing == "immediate" and self.hand_sizes[p] == 0
+            can_draw = self.draw_size + self.discard_size > 0 and (
+                self.lay_absent or self.options.optional_draw_if_adjacent
+            )
+            assert immediate or (not can_draw and not self.options.always_prompt_flock)
+        elif stage in ("captured", "refilled", "drew", "declined_draw"):  # no flock step
+            assert not self.options.always_prompt_flock, "the flock step was skipped"
+            hand = self.hands[p]
+            if hand is not None:
+                assert not cr.can_fly_home(tuple(hand)), "the flock step was skipped"
+        else:
+            assert stage in ("flew", "declined_flock"), f"TurnEnded after {stage!r}"
+        self.stage = "turn_ended"
+
+    def _round_ended(self, event: cr.RoundEnded) -> None:
+        assert self.stage == "turn_ended", f"RoundEnded after {self.stage!r}"
+        p = event.player
+        assert p == self.current
+        assert event.round == self.round
+        assert self.hand_sizes[p] == 0, "only an empty hand ends the round"
+        assert not win_reasons(tuple(self.collections[p])), "a win ends the game first"
+        assert event.hand_sizes == tuple(self.hand_sizes)
+        assert len(event.hands) == self.n
+        for seat, shown in enumerate(event.hands):
+            hand = self.hands[seat]
+            if hand is not None:
+                assert shown == tuple(hand), f"seat {seat} discarded {shown}, held {hand}"
+            if shown is not None:
+                assert sum(shown) == self.hand_sizes[seat]
+            self.discard_size += self.hand_sizes[seat]
+            if self.full:
+                assert shown is not None
+                self.discard = [a + b for a, b in zip(self.discard, shown, strict=True)]
+            if hand is not None:
+                self.hands[seat] = list(ZERO)
+        self.hand_sizes = [0] * self.n
+        self.known = [list(ZERO) for _ in range(self.n)]
+        self.available_at_round_end = self.draw_size + (
+            self.discard_size if self.options.exhaustion_counts_discard else 0
+        )
+        self.stage = "round_ended"
+
+    def _dealt(self, event: cr.Dealt) -> None:
+        assert self.stage == "round_ended", f"Dealt after {self.stage!r}"
+        assert self.available_at_round_end >= HAND * self.n, "dealt from too few cards"
+        assert event.round == self.round + 1
+        assert event.dealer == self.current, "the round-ender deals"
+        assert len(event.hands) == self.n
+        top = self.draw_pile[: HAND * self.n]
+        self._take(HAND * self.n, top if self.full else None)
+        for k in range(self.n):  # the dealer first, then in seat order
+            seat = (event.dealer + k) % self.n
+            shown = event.hands[seat]
+            if shown is not None:
+                assert sum(shown) == HAND
+            if self.full:
+                assert shown == add(ZERO, top[HAND * k : HAND * (k + 1)]), f"deal to {seat}"
+            if self.hands[seat] is not None:
+                assert shown is not None, f"seat {seat} cannot see its own new hand"
+                self.hands[seat] = list(shown)
+        self.hand_sizes = [HAND] * self.n
+        self.round = event.round
+        self.dealer = event.dealer
+        self.stage = "dealt"
+
+    def _turn_started(self, event: cr.TurnStarted) -> None:
+        assert event.turn == self.turn + 1
+        if self.stage == "turn_ended":
+            ender = self.current
+            assert self.hand_sizes[ender] > 0, "an empty hand ends the round"
+            assert not win_reasons(tuple(self.collections[ender])), "a win ends the game"
+            assert event.player == (ender + 1) % self.n
+        else:
+            assert self.stage == "dealt", f"TurnStarted after {self.stage!r}"
+            first = self.dealer
+            if self.options.next_round_first_player == "left_of_round_ender":
+                first = (first + 1) % self.n
+            assert event.player == first
+        self.current = event.player
+        self.turn = event.turn
+        self.phase = cr.Phase.LAY
+        self.stage = "started"
+
+    def _game_over(self, event: cr.GameOver) -> None:
+        if self.stage == "turn_ended":
+            p = self.current
+            assert event.winners == (p,)
+            assert event.reason in win_reasons(tuple(self.collections[p])), event
+        else:
+            assert self.stage == "round_ended", f"GameOver after {self.stage!r}"
+            assert self.available_at_round_end < HAND * self.n, "a round could be dealt"
+            sizes = [sum(c) for c in self.collections]
+            best = max(sizes)
+            assert event.winners == tuple(s for s in range(self.n) if sizes[s] == best)
+            assert event.reason == "most_cards"
+        self.winners = event.winners
+        self.phase = cr.Phase.GAME_OVER
+        self.stage = "over"
+
+
+# --------------------------------------------------------------------------- direct checks
+
+
+def check_events_against_states(step: Step) -> None:
+    """The events of one step agree with the change from ``before`` to ``after``."""
+    before, events, after = step.before, step.events, step.after
+    p = before.current_player
+    kinds = [type(e) for e in events]
+
+    # Nothing is hidden in the full stream.
+    for e in events:
+        if isinstance(e, cr.Drew):
+            assert e.cards is not None
+        if isinstance(e, cr.Dealt | cr.RoundEnded):
+            assert None not in e.hands
+
+    # The first event is the decision itself.
+    first = events[0]
+    action = step.action
+    if isinstance(action, cr.Lay):
+        count = before.hands[p][action.species.index]
+        assert first == cr.Laid(p, action.species, count, action.row, action.side)
+        # The laid birds sit at that end, the captured cards left that end, the refill
+        # went on the right; nothing else on the table moved.
+        r = action.row
+        row = before.rows[r]
+        laid = (action.species,) * count
+        cap = next((e.cards for e in events if isinstance(e, cr.Captured)), ())
+        refill = next((e.cards for e in events if isinstance(e, cr.RowRefilled)), ())
+        if action.side is cr.Side.LEFT:
+            assert row[: len(cap)] == cap
+            expected = laid + row[len(cap) :] + refill
+        else:
+            assert row[len(row) - len(cap) :] == cap
+            expected = row[: len(row) - len(cap)] + laid + refill
+        assert after.rows[r] == expected
+        assert after.rows[:r] + after.rows[r + 1 :] == before.rows[:r] + before.rows[r + 1 :]
+    elif isinstance(action, cr.Draw):
+        # A reshuffle during the draw comes first: it happens before the cards are taken.
+        drew = next(e for e in events if not isinstance(e, cr.Reshuffled))
+        assert isinstance(drew, cr.Drew)
+        assert drew.player == p
+        assert isinstance(first, cr.Drew | cr.Reshuffled)
+    elif isinstance(action, cr.FlyHome):
+        s = action.species
+        revealed = before.hands[p][s.index]
+        kept = 2 if revealed >= s.big_flock else 1
+        assert first == cr.FlewHome(p, s, revealed, kept)
+        assert after.collections[p] == add(before.collections[p], [s] * kept)
+        if cr.RoundEnded not in kinds:
+            assert after.discard_pile == add(before.discard_pile, [s] * (revealed - kept))
+    elif before.phase is cr.Phase.DRAW:
+        assert first == cr.DeclinedDraw(p)
+    else:
+        assert first == cr.DeclinedFlock(p)
+
+    # Reshuffles: one event per random stream used, each the size of the pile it made.
+    reshuffles = [e for e in events if isinstance(e, cr.Reshuffled)]
+    assert len(reshuffles) == after.shuffles - before.shuffles
+
+    # Cards entering the hand of the acting player (unless the round ended).
+    round_ended = cr.RoundEnded in kinds
+    if not round_ended:
+        captured = [c for e in events if isinstance(e, cr.Captured) for c in e.cards]
+        drawn = [c for e in events if isinstance(e, cr.Drew) for c in e.cards or ()]
+        hand = before.hands[p]
+        known = before.known_hands[p]
+        if isinstance(action, cr.Lay | cr.FlyHome):
+            hand = without(hand, action.species)
+            known = without(known, action.species)
+        assert after.hands[p] == add(hand, captured + drawn)
+        assert after.known_hands[p] == add(known, captured)
+        for seat in range(before.num_players):
+            if seat != p:
+                assert after.hands[seat] == before.hands[seat]
+                assert after.known_hands[seat] == before.known_hands[seat]
+
+    # Refilled cards sit at the right end of their row and came off the draw pile.
+    taken: list[cr.Species] = []
+    for e in events:
+        if isinstance(e, cr.RowRefilled):
+            assert e.cards == after.rows[e.row][len(after.rows[e.row]) - len(e.cards) :]
+            taken += e.cards
+        if isinstance(e, cr.Drew):
+            assert e.count == len(e.cards or ())
+            taken += e.cards or ()
+    if cr.Dealt in kinds:
+        assert taken == []
+    if taken and not reshuffles:
+        assert tuple(taken) + after.draw_pile == before.draw_pile
+    if taken and reshuffles:
+        assert tuple(taken[: len(before.draw_pile)]) == before.draw_pile
+        assert reshuffles[0].cards == len(taken) - len(before.draw_pile) + len(after.draw_pile)
+
+    # The end of the turn.
+    ended = [e for e in events if isinstance(e, cr.TurnEnded)]
+    turn_over = after.turn > before.turn or after.is_over
+    assert ended == ([cr.TurnEnded(p)] if turn_over else [])
+    started = [e for e in events if isinstance(e, cr.TurnStarted)]
+    if after.turn > before.turn:
+        assert after.turn == before.turn + 1
+        assert started == [cr.TurnStarted(after.current_player, after.turn)]
+        assert events[-1] == started[0]
+    else:
+        assert started == []
+    over = [e for e in events if isinstance(e, cr.GameOver)]
+    if after.is_over:
+        assert len(over) == 1
+        assert events[-1] == over[0]
+        assert over[0].winners == after.winners
+        if round_ended:
+            assert over[0].reason == "most_cards"
+        else:
+            assert over[0].reason in win_reasons(after.collections[p])
+    else:
+        assert over == []
+
+    # The end of a round.
+    rounds = [e for e in events if isinstance(e, cr.RoundEnded)]
+    if round_ended:
+        held = list(before.hands)
+        held[p] = ZERO  # the round ends on an empty hand; other hands did not change
+        assert rounds == [cr.RoundEnded(before.round, p, tuple(map(sum, held)), tuple(held))]
+    else:
+        assert rounds == []
+    dealt = [e for e in events if isinstance(e, cr.Dealt)]
+    if after.round > before.round:
+        assert round_ended
+        assert after.round == before.round + 1
+        assert dealt == [cr.Dealt(after.round, after.dealer, after.hands)]
+        assert after.dealer == p
+    else:
+        assert dealt == []
+
+
+def check_redaction(events: tuple[cr.Event, ...], viewer: int | None, n: int) -> None:
+    """``visible_events`` hides exactly what rules §6 hides from ``viewer``."""
+    shown = cr.visible_events(events, viewer)
+    assert len(shown) == len(events)
+    assert cr.visible_events(shown, viewer) == shown
+    for full, seen in zip(events, shown, strict=True):
+        assert type(seen) is type(full)
+        if isinstance(full, cr.Drew):
+            assert isinstance(seen, cr.Drew)
+            assert (seen.player, seen.count) == (full.player, full.count)
+            assert seen.cards == (full.cards if full.player == viewer else None)
+        elif isinstance(full, cr.Dealt):
+            assert isinstance(seen, cr.Dealt)
+            assert (seen.round, seen.dealer) == (full.round, full.dealer)
+            assert len(seen.hands) == n
+            for seat in range(n):
+                assert seen.hands[seat] == (full.hands[seat] if seat == viewer else None)
+        elif isinstance(full, cr.RoundEnded):
+            assert isinstance(seen, cr.RoundEnded)
+            assert (seen.round, seen.player) == (full.round, full.player)
+            assert seen.hand_sizes == full.hand_sizes
+            assert len(seen.hands) == n
+            for seat in range(n):
+                assert seen.hands[seat] == (full.hands[seat] if seat == viewer else None)
+        else:
+            assert seen == full
+
+
+def check_json(events: tuple[cr.Event, ...], viewer: int | None, n: int) -> None:
+    """Every event survives JSON; a redacted stream's JSON holds no hidden cards."""
+    shown = cr.visible_events(events, viewer)
+    for event in (*events, *shown):
+        doc = cr.encode_event(event)
+        text = json.dumps(doc)
+        assert cr.decode_event(json.loads(text)) == event
+    for event in shown:
+        doc = json.loads(json.dumps(cr.encode_event(event)))
+        if doc["type"] in ("dealt", "round_ended"):
+            assert len(doc["hands"]) == n
+            for seat, hand in enumerate(doc["hands"]):
+                if seat == viewer:
+                    assert isinstance(hand, dict)
+                else:
+                    assert hand is None, f"the hand of seat {seat} leaks to {viewer}"
+        if doc["type"] == "drew":
+            if doc["player"] == viewer:
+                assert isinstance(doc["cards"], list)
+                assert len(doc["cards"]) == doc["count"]
+            else:
+                assert doc["cards"] is None, f"the draw of {doc['player']} leaks to {viewer}"
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_step_agrees_with_apply(options: cr.GameOptions, seed: int, play_seed: int) -> None:
+    rnd = random.Random(~play_seed)
+    for step in play(options, seed, play_seed):
+        assert cr.apply(step.before, step.action) == step.after
+        assert cr.step(step.before, step.action) == (step.after, step.events)
+        # An action picked at random (usually illegal) is rejected by both, alike.
+        legal = cr.legal_actions(step.before)
+        odd = rnd.choice(cr.ALL_ACTIONS) if rnd.random() < 0.8 else rnd.choice(ODD_ACTIONS)
+        if odd in legal:
+            assert cr.step(step.before, odd)[0] == cr.apply(step.before, odd)
+            continue
+        with pytest.raises(cr.IllegalActionError) as by_apply:
+            cr.apply(step.before, odd)
+        with pytest.raises(cr.IllegalActionError) as by_step:
+            cr.step(step.before, odd)
+        assert str(by_step.value) == str(by_apply.value)
+    # And nothing is legal once the game is over.
+    with pytest.raises(cr.IllegalActionError):
+        cr.step(step.after, cr.Pass())
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_events_agree_with_each_state_change(
+    options: cr.GameOptions, seed: int, play_seed: int
+) -> None:
+    for step in play(options, seed, play_seed):
+        check_events_against_states(step)
+        for label in situations(step):
+            note_situation(label)
+
+
+def situations(step: Step) -> Iterator[str]:
+    """Labels of the rarer situations a step shows (``--hypothesis-show-statistics``)."""
+    kinds = [type(e) for e in step.events]
+    if cr.Reshuffled in kinds:
+        after = kinds[kinds.index(cr.Reshuffled) + 1]
+        yield f"reshuffle before {after.__name__}"
+    for e in step.events:
+        if isinstance(e, cr.RowRefilled) and not e.cards:
+            yield "refill from empty piles"
+        if isinstance(e, cr.Drew) and e.count < 2:
+            yield "short draw"
+        if isinstance(e, cr.GameOver):
+            yield f"game over: {e.reason}"
+    if kinds[:2] == [cr.Laid, cr.TurnEnded] and cr.RoundEnded in kinds:
+        yield "a lay ends the turn and the round"
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_full_events_rebuild_every_state(
+    options: cr.GameOptions, seed: int, play_seed: int
+) -> None:
+    start = cr.new_game(options, seed)
+    omniscient = Tracker(start, None, full=True)
+    spectator = Tracker(start, None)  # the full stream, public model only
+    for step in play(options, seed, play_seed):
+        omniscient.step(step.events)
+        assert omniscient.state() == step.after
+        spectator.step(step.events)
+        assert spectator.view() == cr.observe(step.after, None)
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_redacted_events_rebuild_every_view(
+    options: cr.GameOptions, seed: int, play_seed: int
+) -> None:
+    start = cr.new_game(options, seed)
+    n = options.num_players
+    trackers = {viewer: Tracker(start, viewer) for viewer in viewers(n)}
+    for step in play(options, seed, play_seed):
+        for viewer, tracker in trackers.items():
+            check_redaction(step.events, viewer, n)
+            tracker.step(cr.visible_events(step.events, viewer))
+            assert tracker.view() == cr.observe(step.after, viewer), f"viewer {viewer}"
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_events_round_trip_through_json(options: cr.GameOptions, seed: int, play_seed: int) -> None:
+    n = options.num_players
+    for step in play(options, seed, play_seed):
+        for viewer in viewers(n):
+            check_json(step.events, viewer, n)
+
+
+# --------------------------------------------------------------------------- examples
+
+
+def test_the_seed_42_lay() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)
+    after, events = cr.step(state, cr.Lay(S.DUCK, 0, cr.Side.RIGHT))
+    assert events == (
+        cr.Laid(2, S.DUCK, 1, 0, cr.Side.RIGHT),
+        cr.Captured(2, 0, (S.ROBIN, S.PARROT)),
+        cr.RowRefilled(0, (S.REED_WARBLER,)),
+        cr.TurnEnded(2),
+        cr.TurnStarted(0, 2),
+    )
+    assert after == cr.apply(state, cr.Lay(S.DUCK, 0, cr.Side.RIGHT))
+    assert after.rows[0] == (S.DUCK, S.DUCK, S.REED_WARBLER)
+
+
+def make_state(
+    *,
+    options: cr.GameOptions | None = None,
+    rows: Sequence[str] = ("flamingo owl toucan", "duck parrot magpie", "robin owl", "toucan duck"),
+    hands: Sequence[str] = ("", "", ""),
+    collections: Sequence[str] = ("", "", ""),
+    draw_top: str = "",
+    discard: str = "",
+    rest: str = "draw",
+    phase: cr.Phase = cr.Phase.LAY,
+    current: int = 0,
+    turn: int = 5,
+) -> cr.GameState:
+    """A state with the given cards; the others go, in species order, where ``rest`` says.
+
+    ``rest`` is ``"draw"`` (under ``draw_top``), ``"discard"`` or ``"hand<seat>"``. The
+    state is read back by ``decode_state``, so it passes every check of a document.
+    """
+    options = options or cr.GameOptions(num_players=len(hands))
+
+    def cards(text: str) -> list[cr.Species]:
+        return [cr.Species(name) for name in text.split()]
+
+    def counts(text: str) -> cr.Counts:
+        return add(ZERO, cards(text))
+
+    placed = [*cards(draw_top), *cards(discard)]
+    for text in (*rows, *hands, *collections):
+        placed += cards(text)
+    left = [s.copies for s in cr.SPECIES]
+    for card in placed:
+        left[card.index] -= 1
+    others = [s for s in cr.SPECIES for _ in range(left[s.index])]
+    hand_counts = [counts(h) for h in hands]
+    draw_pile, discard_pile = cards(draw_top), counts(discard)
+    if rest == "draw":
+        draw_pile += others
+    elif rest == "discard":
+        discard_pile = add(discard_pile, others)
+    else:
+        seat = int(rest.removeprefix("hand"))
+        hand_counts[seat] = add(hand_counts[seat], others)
+    state = cr.GameState(
+        options,
+        7,
+        1,
+        2,
+        turn,
+        current,
+        current,
+        phase,
+        tuple(tuple(cards(row)) for row in rows),
+        tuple(draw_pile),
+        discard_pile,
+        tuple(hand_counts),
+        (ZERO,) * options.num_players,
+        tuple(counts(c) for c in collections),
+        (),
+    )
+    assert cr.decode_state(json.loads(json.dumps(cr.encode_state(state)))) == state
+    return state
+
+
+def follow(state: cr.GameState, actions: Sequence[cr.Action]) -> list[tuple[cr.Event, ...]]:
+    """Step through ``actions`` with every check of the properties; return the events."""
+    n = state.num_players
+    trackers = {v: Tracker(state, v) for v in viewers(n)}
+    omniscient = Tracker(state, None, full=True)
+    out = []
+    for action in actions:
+        after, events = cr.step(state, action)
+        assert after == cr.apply(state, action)
+        check_events_against_states(Step(state, action, events, after))
+        omniscient.step(events)
+        assert omniscient.state() == after
+        for viewer, tracker in trackers.items():
+            check_redaction(events, viewer, n)
+            check_json(events, viewer, n)
+            tracker.step(cr.visible_events(events, viewer))
+            assert tracker.view() == cr.observe(after, viewer)
+        out.append(events)
+        state = after
+    return out
+
+
+def test_a_draw_reshuffles_the_discard_pile_when_the_draw_pile_runs_out() -> None:
+    state = make_state(
+        hands=("owl", "duck", "parrot"), draw_top="magpie", rest="discard", phase=cr.Phase.DRAW
+    )
+    (events,) = follow(state, [cr.Draw()])
+    reshuffled, drew = events[:2]
+    assert reshuffled == cr.Reshuffled(sum(state.discard_pile))
+    assert isinstance(drew, cr.Drew)
+    assert drew.count == 2
+    assert drew.cards is not None
+    assert drew.cards[0] is S.MAGPIE
+    for viewer in (1, 2, None):
+        assert cr.visible_events(events, viewer)[1] == cr.Drew(0, 2, None)
+    assert cr.visible_events(events, 0)[1] == drew
+
+
+def test_the_last_card_is_drawn_alone() -> None:
+    state = make_state(
+        hands=("owl", "duck", "parrot"), draw_top="magpie", rest="hand1", phase=cr.Phase.DRAW
+    )
+    (events,) = follow(state, [cr.Draw()])
+    assert events == (cr.Drew(0, 1, (S.MAGPIE,)), cr.TurnEnded(0), cr.TurnStarted(1, 6))
+    assert cr.visible_events(events, 2)[0] == cr.Drew(0, 1, None)
+
+
+def test_a_refill_takes_cards_until_a_second_species() -> None:
+    state = make_state(
+        rows=("owl flamingo", "duck parrot magpie", "robin owl", "toucan duck"),
+        hands=("owl", "duck", "parrot"),
+        draw_top="owl owl toucan",
+    )
+    (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
+    assert events[:3] == (
+        cr.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
+        cr.Captured(0, 0, (S.FLAMINGO,)),
+        cr.RowRefilled(0, (S.OWL, S.OWL, S.TOUCAN)),
+    )
+
+
+def test_a_refill_stops_when_both_piles_are_empty() -> None:
+    state = make_state(
+        rows=("owl flamingo", "duck parrot magpie", "robin owl", "toucan duck"),
+        hands=("owl", "duck", "parrot"),
+        rest="hand2",
+    )
+    (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
+    assert events == (
+        cr.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
+        cr.Captured(0, 0, (S.FLAMINGO,)),
+        cr.RowRefilled(0, ()),
+        cr.TurnEnded(0),
+        cr.TurnStarted(1, 6),
+    )
+
+
+@pytest.mark.parametrize(
+    ("collection", "flock", "reason"),
+    [
+        ("toucan toucan toucan owl", "owl owl owl owl", "two_triples"),
+        ("owl toucan duck parrot magpie robin", "flamingo flamingo", "seven_species"),
+    ],
+)
+def test_a_flock_home_that_wins_ends_the_game(collection: str, flock: str, reason: str) -> None:
+    state = make_state(
+        hands=(flock + " duck", "duck", "parrot"),
+        collections=(collection, "", ""),
+        phase=cr.Phase.FLOCK,
+    )
+    species = S(flock.split()[0])
+    kept = 2 if len(flock.split()) >= species.big_flock else 1
+    (events,) = follow(state, [cr.FlyHome(species)])
+    assert events == (
+        cr.FlewHome(0, species, len(flock.split()), kept),
+        cr.TurnEnded(0),
+        cr.GameOver((0,), reason),  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("first", ["round_ender", "left_of_round_ender"])
+def test_an_empty_hand_ends_the_round_and_a_new_one_is_dealt(first: str) -> None:
+    options = cr.GameOptions(num_players=3, next_round_first_player=first)  # type: ignore[arg-type]
+    state = make_state(
+        options=options,
+        hands=("duck robin", "owl owl owl", "parrot"),
+        draw_top="magpie robin",
+        rest="discard",
+        phase=cr.Phase.FLOCK,
+        current=1,
+    )
+    (events,) = follow(state, [cr.FlyHome(S.OWL)])
+    after = cr.apply(state, cr.FlyHome(S.OWL))
+    discarded = (state.hands[0], ZERO, state.hands[2])
+    assert events == (
+        cr.FlewHome(1, S.OWL, 3, 1),
+        cr.TurnEnded(1),
+        cr.RoundEnded(2, 1, (2, 0, 1), discarded),
+        cr.Reshuffled(sum(state.discard_pile) + 2 + 3),
+        cr.Dealt(3, 1, after.hands),
+        cr.TurnStarted(1 if first == "round_ender" else 2, 6),
+    )
+    seen = cr.visible_events(events, 2)
+    assert seen[2] == cr.RoundEnded(2, 1, (2, 0, 1), (None, None, state.hands[2]))
+    assert seen[4] == cr.Dealt(3, 1, (None, None, after.hands[2]))
+    assert cr.visible_events(events, None)[4] == cr.Dealt(3, 1, (None, None, None))
+
+
+def test_a_lay_that_empties_the_hand_ends_the_round_at_once_if_immediate() -> None:
+    options = cr.GameOptions(num_players=3, round_end_timing="immediate")
+    state = make_state(options=options, hands=("robin", "duck", "parrot"))
+    (events,) = follow(state, [cr.Lay(S.ROBIN, 3, cr.Side.LEFT)])
+    assert [type(e) for e in events] == [
+        cr.Laid,
+        cr.TurnEnded,
+        cr.RoundEnded,
+        cr.Dealt,
+        cr.TurnStarted,
+    ]
+
+
+def test_a_round_that_cannot_be_dealt_ends_the_game_with_shared_victory() -> None:
+    options = cr.GameOptions(num_players=3, exhaustion_counts_discard=False)
+    state = make_state(
+        options=options,
+        hands=("owl owl owl", "duck", "parrot"),
+        collections=("toucan", "magpie magpie", "robin robin"),
+        draw_top="magpie robin owl",
+        rest="hand2",
+        phase=cr.Phase.FLOCK,
+    )
+    (events,) = follow(state, [cr.FlyHome(S.OWL)])
+    assert events[2:] == (
+        cr.RoundEnded(2, 0, (0, 1, sum(state.hands[2])), (ZERO, *state.hands[1:])),
+        cr.GameOver((0, 1, 2), "most_cards"),
+    )
+    assert cr.visible_events(events, 0)[2] == cr.RoundEnded(
+        2, 0, (0, 1, sum(state.hands[2])), (ZERO, None, None)
+    )
+
+
+def test_declining_is_reported() -> None:
+    state = make_state(hands=("owl owl owl", "duck", "parrot"), phase=cr.Phase.DRAW)
+    declined_draw, declined_flock = follow(state, [cr.Pass(), cr.Pass()])
+    assert declined_draw == (cr.DeclinedDraw(0),)
+    assert declined_flock == (cr.DeclinedFlock(0), cr.TurnEnded(0), cr.TurnStarted(1, 6))
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+def test_visible_events_documented_example() -> None:
+    events = (cr.Drew(1, 2, (S.OWL, S.DUCK)),)
+    assert cr.visible_events(events, 0) == (cr.Drew(1, 2, None),)
+    assert cr.visible_events(events, None) == (cr.Drew(1, 2, None),)
+    assert cr.visible_events(events, 1) == events
+    assert cr.visible_events(iter(events), 1) == events
+
+
+GOOD: dict[str, dict[str, Any]] = {
+    "laid": {"type": "laid", "player": 0, "species": "owl", "count": 2, "row": 1, "side": "left"},
+    "captured": {"type": "captured", "player": 1, "row": 0, "cards": ["duck", "robin"]},
+    "row_refilled": {"type": "row_refilled", "row": 2, "cards": ["owl"]},
+    "drew": {"type": "drew", "player": 0, "count": 2, "cards": ["owl", "duck"]},
+    "drew_hidden": {"type": "drew", "player": 0, "count": 2, "cards": None},
+    "declined_draw": {"type": "declined_draw", "player": 1},
+    "flew_home": {"type": "flew_home", "player": 1, "species": "owl", "revealed": 4, "kept": 2},
+    "declined_flock": {"type": "declined_flock", "player": 0},
+    "reshuffled": {"type": "reshuffled", "cards": 30},
+    "turn_ended": {"type": "turn_ended", "player": 2},
+    "round_ended": {
+        "type": "round_ended",
+        "round": 1,
+        "player": 0,
+        "hand_sizes": [0, 3],
+        "hands": [{}, {"owl": 1, "robin": 2}],
+    },
+    "dealt": {"type": "dealt", "round": 2, "dealer": 0, "hands": [None, {"duck": 8}]},
+    "turn_started": {"type": "turn_started", "player": 1, "turn": 9},
+    "game_over": {"type": "game_over", "winners": [0, 2], "reason": "most_cards"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_good_documents_decode_and_encode_back(name: str) -> None:
+    doc = GOOD[name]
+    event = cr.decode_event(doc)
+    assert cr.encode_event(event) == doc
+    assert list(cr.encode_event(event)) == list(doc)  # type first, then fields in order
+
+
+def changed(name: str, **fields: Any) -> dict[str, Any]:
+    return {**GOOD[name], **fields}
+
+
+def dropped(name: str, key: str) -> dict[str, Any]:
+    return {k: v for k, v in GOOD[name].items() if k != key}
+
+
+BAD: list[tuple[Any, str, str]] = [
+    # (document, the path the message starts with, a word it must contain)
+    ([], "event", "object"),
+    ({"player": 0}, "event.type", "None"),
+    (changed("turn_ended", type="turn_over"), "event.type", "turn_over"),
+    (changed("turn_ended", type=1), "event.type", "1"),
+    (dropped("laid", "side"), "event", "'side'"),
+    (dropped("dealt", "hands"), "event", "'hands'"),
+    (changed("reshuffled", extra=1), "event", "'extra'"),
+    (changed("drew", Cards=None), "event", "'Cards'"),
+    (changed("laid", species="dodo"), "event.species", "dodo"),
+    (changed("laid", species=None), "event.species", "None"),
+    (changed("flew_home", species="Owl"), "event.species", "Owl"),
+    (changed("captured", cards=["duck", "dodo"]), "event.cards[1]", "dodo"),
+    (changed("row_refilled", cards=["owl", 3]), "event.cards[1]", "3"),
+    (changed("laid", side="up"), "event.side", "up"),
+    (changed("laid", side=0), "event.side", "0"),
+    (changed("game_over", reason="luck"), "event.reason", "luck"),
+    (changed("game_over", reason=None), "event.reason", "None"),
+    (changed("laid", count=-1), "event.count", "-1"),
+    (changed("drew", count=-2), "event.count", "-2"),
+    (changed("reshuffled", cards=-5), "event.cards", "-5"),
+    (changed("turn_started", turn=-1), "event.turn", "-1"),
+    (changed("round_ended", hand_sizes=[0, -3]), "event.hand_sizes[1]", "-3"),
+    (changed("round_ended", hands=[{}, {"owl": -1}]), "event.hands[1].owl", "-1"),
+    (changed("dealt", hands=[None, {"owl": 0}]), "event.hands[1].owl", "0"),
+    (changed("dealt", hands=[None, {"dodo": 1}]), "event.hands[1].dodo", "dodo"),
+    (changed("laid", player="0"), "event.player", "'0'"),
+    (changed("laid", player=True), "event.player", "True"),
+    (changed("laid", row=1.0), "event.row", "1.0"),
+    (changed("reshuffled", cards="30"), "event.cards", "'30'"),
+    (changed("captured", cards="duck"), "event.cards", "duck"),
+    (changed("captured", cards=None), "event.cards", "None"),
+    (changed("row_refilled", cards=None), "event.cards", "None"),
+    (changed("dealt", hands={"0": None}), "event.hands", "array"),
+    (changed("dealt", hands=[None, ["duck"] * 8]), "event.hands[1]", "object"),
+    (changed("round_ended", hand_sizes=3), "event.hand_sizes", "array"),
+    (changed("game_over", winners=["0"]), "event.winners[0]", "'0'"),
+    (changed("game_over", winners=0), "event.winners", "array"),
+    (changed("dealt", round=None), "event.round", "None"),
+]
+
+
+@pytest.mark.parametrize(("doc", "path", "word"), BAD)
+def test_bad_documents_are_rejected_naming_the_field(doc: Any, path: str, word: str) -> None:
+    with pytest.raises(cr.DecodeError) as error:
+        cr.decode_event(doc)
+    message = str(error.value)
+    assert message.startswith(path + ":"), message
+    assert word in message, message
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["owl", "left", "most_cards", "dodo", ""]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+
+
+@given(st.sampled_from(sorted(GOOD)), st.data())
+def test_decoding_a_damaged_document_fails_cleanly_or_is_exact(
+    name: str, data: st.DataObject
+) -> None:
+    doc = dict(GOOD[name])
+    key = data.draw(st.sampled_from(sorted(doc)), label="key")
+    doc[key] = data.draw(JSON_VALUES, label="value")
+    try:
+        event = cr.decode_event(doc)
+    except cr.DecodeError:
+        return
+    assert cr.encode_event(event) == doc
+
+
+# The shipped event schema (src/cuckoo_rules/schema/event.schema.json) bounds these
+# fields; decode_event only checks that they are not negative, so it reads documents
+# that the schema, and every event step() can produce, rule out.
+OUT_OF_RANGE: list[tuple[dict[str, Any], str]] = [
+    (changed("laid", row=4), "event.row"),
+    (changed("captured", row=9), "event.row"),
+    (changed("row_refilled", row=4), "event.row"),
+    (changed("flew_home", kept=3), "event.kept"),
+    (changed("flew_home", kept=0), "event.kept"),
+    (changed("turn_ended", player=5), "event.player"),
+    (changed("turn_started", turn=0), "event.turn"),
+    (changed("dealt", round=0), "event.round"),
+    (changed("game_over", winners=[1, 1]), "event.winners"),
+]
+
+
+@pytest.mark.parametrize(("doc", "path"), OUT_OF_RANGE)
+def test_out_of_range_values_are_rejected_like_the_schema_does(
+    doc: dict[str, Any], path: str
+) -> None:
+    with pytest.raises(cr.DecodeError, match=path.replace(".", r"\.")):
+        cr.decode_event(doc)
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"type": "drew", "player": 0, "count": 2, "cards": ["owl"]}, "event.cards: 1 cards but"),
+        (
+            {"type": "flew_home", "player": 0, "species": "owl", "revealed": 1, "kept": 2},
+            "event.kept: 2 kept but only 1 revealed",
+        ),
+        ({"type": "game_over", "winners": [], "reason": "most_cards"}, "event.winners"),
+    ],
+)
+def test_decode_event_checks_fields_against_each_other(doc: dict[str, Any], message: str) -> None:
+    with pytest.raises(cr.DecodeError, match=re.escape(message)):
+        cr.decode_event(doc)
+
+
+@pytest.mark.parametrize("viewer", [True, -1, "0", 1.0])
+def test_visible_events_rejects_a_bad_viewer(viewer: Any) -> None:
+    with pytest.raises(ValueError, match="viewer"):
+        cr.visible_events((), viewer)
