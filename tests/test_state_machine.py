@@ -1,0 +1,587 @@
+"""Random play as a Hypothesis state machine, with the rules' invariants checked at every step.
+
+The machine starts games with random options and seeds, plays random legal actions (many
+full games per run), and now and then tries an arbitrary action, which must be rejected
+unless it is legal. After every single action it checks what must hold in every reachable
+state (``rules.md``, ``interchange.md``) and what must hold between a state and the next.
+
+Run with ``--hypothesis-show-statistics`` to see how often games end by a win or by
+exhaustion, how many rounds end, and how often the rarer situations occur (reshuffles,
+single-species rows, both piles empty).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any, cast
+
+import hypothesis.strategies as st
+import pytest
+from hypothesis import event, note, settings
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+import cuckoo_rules as cr
+
+N_ROWS = 4
+
+OPTIONS = st.builds(
+    cr.GameOptions,
+    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
+    initial_row_length=st.sampled_from([3, 4]),
+    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
+    optional_draw_if_adjacent=st.booleans(),
+    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
+    exhaustion_counts_discard=st.booleans(),
+    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
+    always_prompt_flock=st.booleans(),
+)
+SEEDS = st.integers(0, 2**64 - 1)
+
+# Any action at all, legal or not: rows out of range and odd row values included.
+ROW_VALUES = st.integers(-3, 8) | st.sampled_from([-(2**64), 2**64, 1000])
+ANY_ACTION: st.SearchStrategy[cr.Action] = st.one_of(
+    st.builds(cr.Lay, st.sampled_from(cr.SPECIES), ROW_VALUES, st.sampled_from(cr.Side)),
+    st.just(cr.Draw()),
+    st.builds(cr.FlyHome, st.sampled_from(cr.SPECIES)),
+    st.just(cr.Pass()),
+)
+# Not actions at all (wrongly typed on purpose).
+NON_ACTIONS: list[object] = [
+    None,
+    "pass",
+    {"type": "pass"},
+    cr.Species.OWL,
+    cr.Lay(cast(cr.Species, "owl"), 0, cr.Side.LEFT),
+    cr.Lay(cr.Species.OWL, 0, cast(cr.Side, "left")),
+    cr.FlyHome(cast(cr.Species, "owl")),
+]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def action_key(action: cr.Action) -> tuple[int, ...]:
+    """Sort key of the canonical action order (interchange.md §1) across all phases."""
+    if isinstance(action, cr.Lay):
+        return (0, action.species.index, action.row, 0 if action.side is cr.Side.LEFT else 1)
+    if isinstance(action, cr.Draw):
+        return (1,)
+    if isinstance(action, cr.FlyHome):
+        return (2, action.species.index)
+    return (3,)
+
+
+def dumps(state: cr.GameState) -> str:
+    return json.dumps(cr.encode_state(state))
+
+
+def piles_empty(state: cr.GameState) -> bool:
+    return not state.draw_pile and not any(state.discard_pile)
+
+
+def without(counts: cr.Counts, species: cr.Species) -> cr.Counts:
+    return tuple(0 if i == species.index else n for i, n in enumerate(counts))
+
+
+def wins(collection: cr.Counts) -> bool:
+    """Rules §3.3: 7 different species, or at least 3 cards of each of 2 species."""
+    return sum(1 for n in collection if n) >= 7 or sum(1 for n in collection if n >= 3) >= 2
+
+
+def can_flock(hand: cr.Counts) -> bool:
+    """Rules §3.2: some species in hand reaches its small-flock number."""
+    return any(hand[s.index] >= s.small_flock for s in cr.SPECIES)
+
+
+def check_card_conservation(state: cr.GameState) -> None:
+    total = Counter[cr.Species]()
+    for row in state.rows:
+        total.update(row)
+    total.update(state.draw_pile)
+    for counts in (state.discard_pile, *state.hands, *state.collections):
+        assert len(counts) == cr.NUM_SPECIES
+        for species, n in zip(cr.SPECIES, counts, strict=True):
+            assert n >= 0, f"negative count of {species.value}"
+            total[species] += n
+    for species in cr.SPECIES:
+        assert total[species] == species.copies, (
+            f"{species.value}: {total[species]} cards in play, {species.copies} expected"
+        )
+
+
+def check_rows(state: cr.GameState) -> None:
+    assert len(state.rows) == N_ROWS
+    for r, row in enumerate(state.rows):
+        assert row, f"row {r} is empty"
+        seen: set[cr.Species] = set()
+        for i, card in enumerate(row):
+            if card in seen and row[i - 1] is not card:
+                raise AssertionError(f"row {r}: {card.value} is not one block: {row}")
+            seen.add(card)
+
+
+def check_legal_actions(state: cr.GameState) -> tuple[cr.Action, ...]:
+    """The legal actions are exactly those interchange.md §1 lists, in canonical order."""
+    actions = cr.legal_actions(state)
+    assert len(set(actions)) == len(actions), f"duplicate legal actions: {actions}"
+    keys = [action_key(a) for a in actions]
+    assert keys == sorted(keys), f"legal actions not in canonical order: {actions}"
+    assert bool(actions) == (state.phase is not cr.Phase.GAME_OVER)
+    hand = state.hands[state.current_player]
+    expected: list[cr.Action]
+    if state.phase is cr.Phase.LAY:
+        expected = [
+            cr.Lay(s, row, side)
+            for s in cr.SPECIES
+            if hand[s.index]
+            for row in range(N_ROWS)
+            for side in (cr.Side.LEFT, cr.Side.RIGHT)
+        ]
+    elif state.phase is cr.Phase.DRAW:
+        expected = [cr.Draw(), cr.Pass()]
+    elif state.phase is cr.Phase.FLOCK:
+        expected = [cr.FlyHome(s) for s in cr.SPECIES if hand[s.index] >= s.small_flock]
+        expected.append(cr.Pass())
+    else:
+        expected = []
+    assert list(actions) == expected
+    return actions
+
+
+def check_state(state: cr.GameState, text: str) -> None:
+    """Everything that holds in every reachable state; ``text`` is ``dumps(state)``."""
+    n = state.num_players
+    assert 0 <= state.current_player < n
+    assert 0 <= state.dealer < n
+    assert 1 <= state.round <= state.turn
+    assert state.shuffles >= 1
+    assert len(state.hands) == len(state.known_hands) == len(state.collections) == n
+    check_card_conservation(state)
+    check_rows(state)
+    for p in range(n):
+        for known, held in zip(state.known_hands[p], state.hands[p], strict=True):
+            assert 0 <= known <= held, f"known_hands[{p}] not inside hands[{p}]"
+    assert bool(state.winners) == (state.phase is cr.Phase.GAME_OVER)
+    if state.phase is cr.Phase.LAY:
+        assert any(state.hands[state.current_player]), "the player to lay holds no cards"
+    if state.phase is cr.Phase.DRAW:
+        assert not piles_empty(state), "draw offered with both piles empty"
+    if state.phase is cr.Phase.FLOCK and not state.options.always_prompt_flock:
+        assert can_flock(state.hands[state.current_player])
+    if state.phase is cr.Phase.GAME_OVER:
+        check_game_over(state)
+    else:
+        for p in range(n):
+            assert not wins(state.collections[p]), f"player {p} has won, game goes on"
+    check_legal_actions(state)
+    # JSON round trip, through text.
+    assert cr.decode_state(json.loads(text)) == state
+    assert dumps(cr.decode_state(json.loads(text))) == text
+
+
+def check_game_over(state: cr.GameState) -> None:
+    cp = state.current_player
+    n = state.num_players
+    assert list(state.winners) == sorted(set(state.winners))
+    if state.winners == (cp,) and wins(state.collections[cp]):
+        return  # a win (rules §3.3): hands stay as they are
+    # Otherwise the game ended by exhaustion (rules §4.2).
+    assert all(not any(h) for h in state.hands), "game over without a win, hands not discarded"
+    assert all(not any(k) for k in state.known_hands)
+    available = len(state.draw_pile)
+    if state.options.exhaustion_counts_discard:
+        available += sum(state.discard_pile)
+    assert available < cr.HAND_SIZE * n, "game ended by exhaustion with enough cards to deal"
+    sizes = [state.collection_size(p) for p in range(n)]
+    assert state.winners == tuple(p for p in range(n) if sizes[p] == max(sizes))
+
+
+def check_new_game(state: cr.GameState, options: cr.GameOptions, seed: int) -> None:
+    n = options.num_players
+    assert state.options == options
+    assert state.seed == seed
+    assert (state.round, state.turn) == (1, 1)
+    assert state.phase is cr.Phase.LAY
+    assert state.current_player == state.dealer
+    assert state.shuffles in (1, 2)
+    if options.setup_duplicates_to == "discard":
+        assert state.shuffles == 1
+    assert state.winners == ()
+    for row in state.rows:
+        assert len(row) == options.initial_row_length
+        assert len(set(row)) == len(row), f"setup row with a repeated species: {row}"
+    assert all(state.hand_size(p) == cr.HAND_SIZE for p in range(n))
+    assert all(state.collection_size(p) == 1 for p in range(n))
+    assert all(not any(k) for k in state.known_hands)
+
+
+def expected_lay(prev: cr.GameState, action: cr.Lay) -> tuple[tuple[cr.Species, ...], cr.Row, bool]:
+    """The cards a lay captures, the row before any refill, and whether the species was absent."""
+    row = prev.rows[action.row]
+    s = action.species
+    laid = (s,) * prev.hands[prev.current_player][s.index]
+    if s not in row:
+        return (), (laid + row if action.side is cr.Side.LEFT else row + laid), True
+    if action.side is cr.Side.LEFT:
+        nearest = row.index(s)
+        return row[:nearest], laid + row[nearest:], False
+    nearest = len(row) - 1 - row[::-1].index(s)
+    return row[nearest + 1 :], row[: nearest + 1] + laid, False
+
+
+def add(counts: cr.Counts, cards: tuple[cr.Species, ...]) -> cr.Counts:
+    result = list(counts)
+    for card in cards:
+        result[card.index] += 1
+    return tuple(result)
+
+
+def check_lay(prev: cr.GameState, action: cr.Lay, new: cr.GameState, round_ended: bool) -> None:
+    """Capture and refill (rules §3.1), checked against the rule text."""
+    p = prev.current_player
+    s = action.species
+    captured, base, _ = expected_lay(prev, action)
+    for r in range(N_ROWS):
+        if r != action.row:
+            assert new.rows[r] == prev.rows[r], f"row {r} changed by a lay on row {action.row}"
+    new_row = new.rows[action.row]
+    if captured and set(base) == {s}:
+        # Refill: append cards until the row holds two species, or the cards run out.
+        assert new_row[: len(base)] == base, f"refilled row {new_row} does not start with {base}"
+        extra = new_row[len(base) :]
+        if extra and extra[-1] is not s:
+            assert all(card is s for card in extra[:-1]), f"refill went on too long: {extra}"
+        else:
+            assert piles_empty(new), f"refill {extra} stopped with cards left"
+        if new.shuffles == prev.shuffles:
+            assert extra == prev.draw_pile[: len(extra)], "refill not from the top of the pile"
+            assert new.draw_pile == prev.draw_pile[len(extra) :]
+            assert new.discard_pile == prev.discard_pile
+    else:
+        assert new_row == base, f"lay {action} on {prev.rows[action.row]} gave {new_row}"
+        assert new.draw_pile == prev.draw_pile or round_ended
+    if not round_ended:
+        assert new.hands[p] == add(without(prev.hands[p], s), captured)
+        assert new.known_hands[p] == add(without(prev.known_hands[p], s), captured)
+
+
+def check_transition(
+    prev: cr.GameState, prev_text: str, action: cr.Action, new: cr.GameState
+) -> None:
+    """What must hold between a state and the state after ``action``."""
+    assert dumps(prev) == prev_text, "apply changed the state it was given"
+    n = prev.num_players
+    p = prev.current_player
+    options = prev.options
+    assert new.options == prev.options
+    assert new.seed == prev.seed
+    assert new.shuffles >= prev.shuffles
+
+    # Collections never shrink; only the acting player's grows, only by flying home.
+    for q in range(n):
+        for before, after in zip(prev.collections[q], new.collections[q], strict=True):
+            assert after >= before, f"collection of player {q} shrank"
+    if isinstance(action, cr.FlyHome):
+        s = action.species
+        home = 2 if prev.hands[p][s.index] >= s.big_flock else 1
+        assert new.collections[p] == add(prev.collections[p], (s,) * home)
+        assert all(new.collections[q] == prev.collections[q] for q in range(n) if q != p)
+    else:
+        assert new.collections == prev.collections
+
+    # The single-species rows (rules §5): a row holds one species only when a refill ran
+    # out of cards (then both piles are empty right after this step) or when it already
+    # held that one species before.
+    for r in range(N_ROWS):
+        kinds = set(new.rows[r])
+        if len(kinds) == 1 and set(prev.rows[r]) != kinds:
+            assert piles_empty(new), (
+                f"row {r} became single-species {new.rows[r]} (was {prev.rows[r]}) "
+                f"but the piles were not exhausted"
+            )
+
+    # The acting player's hand after the action, before any round end, and where the
+    # turn goes next (interchange.md §1).
+    hand_after: cr.Counts
+    turn_goes_on: bool | None  # None: the turn ends whatever the flock check says
+    if isinstance(action, cr.Lay):
+        captured, _, absent = expected_lay(prev, action)
+        hand_after = add(without(prev.hands[p], action.species), captured)
+        if captured:
+            turn_goes_on = False
+        elif options.round_end_timing == "immediate" and not any(hand_after):
+            turn_goes_on = None
+        else:
+            turn_goes_on = not piles_empty(prev) and (absent or options.optional_draw_if_adjacent)
+            if turn_goes_on:
+                assert new.phase is cr.Phase.DRAW, f"draw not offered after {action}"
+    elif isinstance(action, cr.Draw):
+        available = len(prev.draw_pile) + sum(prev.discard_pile)
+        assert new.hand_size(p) == prev.hand_size(p) + min(2, available)
+        hand_after = new.hands[p]
+        turn_goes_on = False
+    elif isinstance(action, cr.Pass) and prev.phase is cr.Phase.DRAW:
+        hand_after = prev.hands[p]
+        turn_goes_on = False
+    else:  # the flock step ends the turn
+        hand_after = prev.hands[p]
+        if isinstance(action, cr.FlyHome):
+            hand_after = without(hand_after, action.species)
+        turn_goes_on = None
+    flock_offered = options.always_prompt_flock or can_flock(hand_after)
+    if turn_goes_on is False and flock_offered:  # the flock check
+        turn_goes_on = True
+        assert new.phase is cr.Phase.FLOCK, "flock step not offered"
+    turn_ended = new.turn != prev.turn or new.phase is cr.Phase.GAME_OVER
+    assert turn_ended == (not turn_goes_on), f"turn_ended={turn_ended} after {action}"
+
+    assert new.turn in (prev.turn, prev.turn + 1)
+    assert new.round in (prev.round, prev.round + 1)
+    won = wins(new.collections[p])
+    round_ended = turn_ended and not won and not any(hand_after)
+    if isinstance(action, cr.Lay):
+        check_lay(prev, action, new, round_ended)
+    if not turn_ended:
+        assert new.current_player == p
+        assert (new.round, new.dealer) == (prev.round, prev.dealer)
+        assert new.hands[p] == hand_after
+        return
+    if won:
+        assert new.phase is cr.Phase.GAME_OVER
+        assert new.winners == (p,)
+        assert (new.round, new.turn, new.dealer) == (prev.round, prev.turn, prev.dealer)
+        assert new.current_player == p
+        assert new.hands[p] == hand_after
+        return
+    if not round_ended:
+        assert new.phase is cr.Phase.LAY
+        assert new.turn == prev.turn + 1
+        assert (new.round, new.dealer) == (prev.round, prev.dealer)
+        assert new.current_player == (p + 1) % n
+        assert new.hands[p] == hand_after
+        assert all(new.hands[q] == prev.hands[q] for q in range(n) if q != p)
+        return
+    # The round ends (rules §4).
+    if new.phase is cr.Phase.GAME_OVER:
+        assert (new.round, new.turn, new.dealer) == (prev.round, prev.turn, prev.dealer)
+        assert new.current_player == p
+        assert all(not any(h) for h in new.hands)
+    else:
+        assert new.round == prev.round + 1
+        assert new.turn == prev.turn + 1
+        assert new.dealer == p
+        first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
+        assert new.current_player == first
+        assert new.phase is cr.Phase.LAY
+        assert all(new.hand_size(q) == cr.HAND_SIZE for q in range(n))
+        assert all(not any(k) for k in new.known_hands)
+        # The deal takes 8 cards per seat from the top, starting with the round-ender; the
+        # draw pile is unchanged by the action that ended the round.
+        deal = cr.HAND_SIZE * n
+        if not options.exhaustion_counts_discard:
+            assert len(prev.draw_pile) >= deal, "dealt although the draw pile was short"
+        if len(prev.draw_pile) >= deal:
+            assert new.shuffles == prev.shuffles
+            assert new.draw_pile == prev.draw_pile[deal:]
+            for k in range(n):
+                cards = prev.draw_pile[cr.HAND_SIZE * k : cr.HAND_SIZE * (k + 1)]
+                assert new.hands[(p + k) % n] == add((0,) * cr.NUM_SPECIES, cards)
+        else:
+            assert new.shuffles == prev.shuffles + 1, "the deal needed exactly one reshuffle"
+
+
+# --------------------------------------------------------------------------- the machine
+
+
+class CuBirdsMachine(RuleBasedStateMachine):
+    """Plays random games and checks every state and every transition."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: cr.GameState | None = None
+        self.text = ""
+        self.actions: list[cr.Action] = []
+        self.games_finished = 0
+        self.rounds_ended = 0
+
+    # -- starting games
+
+    def _start(self, options: cr.GameOptions, seed: int) -> None:
+        state = cr.new_game(options, seed)
+        text = dumps(state)
+        check_new_game(state, options, seed)
+        check_state(state, text)
+        assert cr.new_game(options, seed) == state
+        self.state, self.text, self.actions = state, text, []
+        event("players", str(options.num_players))
+
+    @initialize(options=OPTIONS, seed=SEEDS)
+    def first_game(self, options: cr.GameOptions, seed: int) -> None:
+        self._start(options, seed)
+
+    @precondition(lambda self: self.state is not None and self.state.is_over)
+    @rule(options=OPTIONS, seed=SEEDS)
+    def another_game(self, options: cr.GameOptions, seed: int) -> None:
+        self._start(options, seed)
+
+    # -- playing
+
+    def _step(self, action: cr.Action) -> None:
+        prev, prev_text = self.state, self.text
+        assert prev is not None
+        new = cr.apply(prev, action)
+        text = dumps(new)
+        check_transition(prev, prev_text, action, new)
+        check_state(new, text)
+        self.actions.append(action)
+        self.state, self.text = new, text
+        self._record(prev, new)
+
+    def _record(self, prev: cr.GameState, new: cr.GameState) -> None:
+        if new.shuffles > prev.shuffles:
+            event("reshuffle of the discard pile during play")
+        if new.round > prev.round:
+            self.rounds_ended += 1
+            event("round ended and a new one was dealt")
+        if any(len(set(row)) == 1 for row in new.rows):
+            event("single-species row")
+        if piles_empty(new) and not piles_empty(prev):
+            event("draw and discard piles both emptied")
+        if new.is_over:
+            self.games_finished += 1
+            won = len(new.winners) == 1 and wins(new.collections[new.winners[0]])
+            event("game over", "win" if won else "exhaustion")
+            if len(new.winners) > 1:
+                event("game over with shared victory")
+            note(
+                f"game over: {new.options!r} seed={new.seed} "
+                f"actions={[cr.encode_action(a) for a in self.actions]}"
+            )
+
+    def _play(self, choices: list[int]) -> None:
+        for choice in choices:
+            if self.state is None:
+                return
+            actions = cr.legal_actions(self.state)
+            if not actions:
+                return
+            self._step(actions[choice % len(actions)])
+
+    @rule(choices=st.lists(st.integers(0, 63), min_size=1, max_size=8))
+    def play_chosen(self, choices: list[int]) -> None:
+        """A few actions, each chosen by Hypothesis (shrinks well)."""
+        self._play(choices)
+
+    @rule(rng_seed=st.integers(0, 2**32 - 1), count=st.integers(1, 120))
+    def play_random(self, rng_seed: int, count: int) -> None:
+        """Many actions chosen by a seeded generator (reaches the end of games quickly)."""
+        rng = random.Random(rng_seed)
+        self._play([rng.randrange(64) for _ in range(count)])
+
+    @rule(rng_seed=st.integers(0, 2**32 - 1), first_choices=st.booleans())
+    def play_to_the_end(self, rng_seed: int, first_choices: bool) -> None:
+        """Play the rest of the game (random actions, or always the first legal action)."""
+        rng = random.Random(rng_seed)
+        assert self.state is not None
+        for _ in range(2000):
+            actions = cr.legal_actions(self.state)
+            if not actions:
+                return
+            self._step(actions[0] if first_choices else rng.choice(actions))
+        raise AssertionError("a game did not end within 2000 actions")
+
+    @rule(rng_seed=st.integers(0, 2**32 - 1))
+    def play_lay_then_pass(self, rng_seed: int) -> None:
+        """Play to the end of the turn, declining every draw and flock."""
+        rng = random.Random(rng_seed)
+        assert self.state is not None
+        turn = self.state.turn
+        while self.state.turn == turn and not self.state.is_over:
+            actions = cr.legal_actions(self.state)
+            self._step(cr.Pass() if cr.Pass() in actions else rng.choice(actions))
+
+    # -- illegal actions
+
+    @rule(action=ANY_ACTION)
+    def try_any_action(self, action: cr.Action) -> None:
+        state = self.state
+        assert state is not None
+        if state.is_over:
+            event("arbitrary action after the game ended")
+        legal = cr.legal_actions(state)
+        if action in legal:
+            event("arbitrary action was legal")
+            self._step(action)
+            return
+        event("arbitrary action was illegal")
+        with pytest.raises(cr.IllegalActionError):
+            cr.apply(state, action)
+        assert dumps(state) == self.text
+        assert cr.decode_state(json.loads(self.text)) == state
+
+    @rule(index=st.integers(0, len(NON_ACTIONS) - 1))
+    def try_non_action(self, index: int) -> None:
+        state = self.state
+        assert state is not None
+        with pytest.raises(cr.IllegalActionError):
+            cr.apply(state, cast(Any, NON_ACTIONS[index]))
+        assert dumps(state) == self.text
+
+    # -- checks after every rule (the per-action checks run inside the rules)
+
+    @invariant()
+    def current_state_is_consistent(self) -> None:
+        if self.state is not None:
+            assert dumps(self.state) == self.text
+
+    def teardown(self) -> None:
+        event("games finished in this run", str(self.games_finished))
+        event("rounds ended in this run", str(min(self.rounds_ended, 10)))
+
+
+# A full game is about 150 actions; a run of 60 steps plays several games. The ci profile's
+# example count is scaled down so that the whole file stays well under a minute.
+CuBirdsMachine.TestCase.settings = settings(
+    stateful_step_count=100,
+    max_examples=max(10, settings().max_examples // 2),
+)
+TestCuBirdsMachine = CuBirdsMachine.TestCase
+
+
+# --------------------------------------------------------------------------- reachability
+
+
+def test_random_play_reaches_every_kind_of_ending() -> None:
+    """Random play reaches wins, exhaustion, round ends and empty piles (not only in theory).
+
+    This guards the state machine above against testing only the start of games.
+    """
+    rng = random.Random(20260101)
+    seen: Counter[str] = Counter()
+    for _ in range(60):
+        options = cr.GameOptions(
+            num_players=rng.randint(2, 5),
+            round_end_timing=rng.choice(["end_of_turn", "immediate"]),
+        )
+        state = cr.new_game(options, rng.randrange(2**64))
+        while not state.is_over:
+            prev = state
+            state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+            if state.round > prev.round:
+                seen["round"] += 1
+            if piles_empty(state):
+                seen["piles empty"] += 1
+            if any(len(set(row)) == 1 for row in state.rows):
+                seen["single-species row"] += 1
+        won = len(state.winners) == 1 and wins(state.collections[state.winners[0]])
+        seen["win" if won else "exhaustion"] += 1
+    for kind in ("round", "win", "exhaustion", "piles empty", "single-species row"):
+        assert seen[kind] > 0, f"random play never reached: {kind} ({seen})"
