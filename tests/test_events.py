@@ -55,8 +55,6 @@ ODD_ACTIONS: tuple[Any, ...] = (
     {"type": "pass"},
     cr.Lay(cr.Species.OWL, 4, cr.Side.LEFT),
     cr.Lay(cr.Species.OWL, -1, cr.Side.RIGHT),
-    cr.Lay("owl", 0, cr.Side.LEFT),  # type: ignore[arg-type]
-    cr.FlyHome("owl"),  # type: ignore[arg-type]
 )
 
 

@@ -4,6 +4,9 @@ The machine starts games with random options and seeds, plays random legal actio
 full games per run), and now and then tries an arbitrary action, which must be rejected
 unless it is legal. After every single action it checks what must hold in every reachable
 state (``rules.md``, ``interchange.md``) and what must hold between a state and the next.
+The piles are followed card by card with a reference written from the spec (SplitMix64,
+the seeded shuffle, reshuffles, refills, deals), and every new game is compared with a
+reference setup, so all the randomness of the engine is checked too.
 
 Run with ``--hypothesis-show-statistics`` to see how often games end by a win or by
 exhaustion, how many rounds end, and how often the rarer situations occur (reshuffles,
@@ -59,9 +62,6 @@ NON_ACTIONS: list[object] = [
     "pass",
     {"type": "pass"},
     cr.Species.OWL,
-    cr.Lay(cast(cr.Species, "owl"), 0, cr.Side.LEFT),
-    cr.Lay(cr.Species.OWL, 0, cast(cr.Side, "left")),
-    cr.FlyHome(cast(cr.Species, "owl")),
 ]
 
 
@@ -223,6 +223,131 @@ def check_new_game(state: cr.GameState, options: cr.GameOptions, seed: int) -> N
     assert all(not any(k) for k in state.known_hands)
 
 
+# --------------------------------------------------------------------------- reference piles
+
+MASK64 = 2**64 - 1
+
+
+def splitmix64(state: int) -> tuple[int, int]:
+    """SplitMix64 exactly as interchange.md §2 prints it (independent of the engine's)."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def reference_shuffle(cards: list[cr.Species], seed: int, k: int) -> int:
+    """The seeded Fisher-Yates shuffle of interchange.md §2, stream ``k``."""
+    state = (seed ^ ((k * 0xD1B54A32D192ED03) & MASK64)) & MASK64
+    for i in range(len(cards) - 1, 0, -1):
+        state, out = splitmix64(state)
+        j = out % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return state
+
+
+def in_species_order(counts: list[int] | cr.Counts) -> list[cr.Species]:
+    return [s for s in cr.SPECIES for _ in range(counts[s.index])]
+
+
+def add(counts: cr.Counts, cards: tuple[cr.Species, ...] | list[cr.Species]) -> cr.Counts:
+    result = list(counts)
+    for card in cards:
+        result[card.index] += 1
+    return tuple(result)
+
+
+class ReferencePiles:
+    """The draw and discard piles as rules §5 and interchange.md §2 describe them."""
+
+    def __init__(self, draw: list[cr.Species], discard: list[int], seed: int, shuffles: int):
+        self.draw = draw
+        self.discard = discard
+        self.seed = seed
+        self.shuffles = shuffles
+
+    @classmethod
+    def of(cls, state: cr.GameState) -> ReferencePiles:
+        return cls(list(state.draw_pile), list(state.discard_pile), state.seed, state.shuffles)
+
+    def take(self, count: int) -> list[cr.Species]:
+        """Take up to ``count`` cards from the top, reshuffling the discard pile when needed."""
+        taken: list[cr.Species] = []
+        while len(taken) < count:
+            if not self.draw:
+                if not any(self.discard):
+                    break
+                cards = in_species_order(self.discard)
+                reference_shuffle(cards, self.seed, self.shuffles)
+                self.shuffles += 1
+                self.draw, self.discard = cards, [0] * cr.NUM_SPECIES
+            taken.append(self.draw.pop(0))
+        return taken
+
+    def deal(self, n: int, first: int) -> tuple[cr.Counts, ...]:
+        hands = [(0,) * cr.NUM_SPECIES] * n
+        for k in range(n):
+            hands[(first + k) % n] = add((0,) * cr.NUM_SPECIES, self.take(cr.HAND_SIZE))
+        return tuple(hands)
+
+    def check(self, new: cr.GameState, after: object) -> None:
+        assert new.draw_pile == tuple(self.draw), f"draw pile after {after}"
+        assert new.discard_pile == tuple(self.discard), f"discard pile after {after}"
+        assert new.shuffles == self.shuffles, f"shuffles after {after}"
+
+
+def reference_new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
+    """Rules §2 and interchange.md §2-3, written from the text."""
+    n = options.num_players
+    deck = in_species_order([s.copies for s in cr.SPECIES])
+    _, out = splitmix64(reference_shuffle(deck, seed, 0))
+    dealer = out % n
+    piles = ReferencePiles(deck, [0] * cr.NUM_SPECIES, seed, 1)
+    rows: list[cr.Row] = []
+    set_aside: list[cr.Species] = []
+    for _ in range(N_ROWS):
+        row: list[cr.Species] = []
+        while len(row) < options.initial_row_length:
+            if not piles.draw:  # absurd deck orders only
+                piles.discard = list(add(tuple(piles.discard), set_aside))
+                set_aside = []
+            (card,) = piles.take(1)
+            (set_aside if card in row else row).append(card)
+        rows.append(tuple(row))
+    if options.setup_duplicates_to == "draw_pile" and set_aside:
+        cards = in_species_order(add((0,) * cr.NUM_SPECIES, piles.draw + set_aside))
+        reference_shuffle(cards, seed, piles.shuffles)
+        piles.shuffles += 1
+        piles.draw = cards
+    else:
+        piles.discard = list(add(tuple(piles.discard), set_aside))
+    hands = piles.deal(n, dealer)
+    collections = [(0,) * cr.NUM_SPECIES] * n
+    for k in range(n):
+        collections[(dealer + k) % n] = add((0,) * cr.NUM_SPECIES, piles.take(1))
+    return cr.GameState(
+        options,
+        seed,
+        piles.shuffles,
+        1,
+        1,
+        dealer,
+        dealer,
+        cr.Phase.LAY,
+        tuple(rows),
+        tuple(piles.draw),
+        tuple(piles.discard),
+        hands,
+        ((0,) * cr.NUM_SPECIES,) * n,
+        tuple(collections),
+        (),
+    )
+
+
+# --------------------------------------------------------------------------- transitions
+
+
 def expected_lay(prev: cr.GameState, action: cr.Lay) -> tuple[tuple[cr.Species, ...], cr.Row, bool]:
     """The cards a lay captures, the row before any refill, and whether the species was absent."""
     row = prev.rows[action.row]
@@ -237,46 +362,14 @@ def expected_lay(prev: cr.GameState, action: cr.Lay) -> tuple[tuple[cr.Species, 
     return row[nearest + 1 :], row[: nearest + 1] + laid, False
 
 
-def add(counts: cr.Counts, cards: tuple[cr.Species, ...]) -> cr.Counts:
-    result = list(counts)
-    for card in cards:
-        result[card.index] += 1
-    return tuple(result)
-
-
-def check_lay(prev: cr.GameState, action: cr.Lay, new: cr.GameState, round_ended: bool) -> None:
-    """Capture and refill (rules §3.1), checked against the rule text."""
-    p = prev.current_player
-    s = action.species
-    captured, base, _ = expected_lay(prev, action)
-    for r in range(N_ROWS):
-        if r != action.row:
-            assert new.rows[r] == prev.rows[r], f"row {r} changed by a lay on row {action.row}"
-    new_row = new.rows[action.row]
-    if captured and set(base) == {s}:
-        # Refill: append cards until the row holds two species, or the cards run out.
-        assert new_row[: len(base)] == base, f"refilled row {new_row} does not start with {base}"
-        extra = new_row[len(base) :]
-        if extra and extra[-1] is not s:
-            assert all(card is s for card in extra[:-1]), f"refill went on too long: {extra}"
-        else:
-            assert piles_empty(new), f"refill {extra} stopped with cards left"
-        if new.shuffles == prev.shuffles:
-            assert extra == prev.draw_pile[: len(extra)], "refill not from the top of the pile"
-            assert new.draw_pile == prev.draw_pile[len(extra) :]
-            assert new.discard_pile == prev.discard_pile
-    else:
-        assert new_row == base, f"lay {action} on {prev.rows[action.row]} gave {new_row}"
-        assert new.draw_pile == prev.draw_pile or round_ended
-    if not round_ended:
-        assert new.hands[p] == add(without(prev.hands[p], s), captured)
-        assert new.known_hands[p] == add(without(prev.known_hands[p], s), captured)
-
-
 def check_transition(
     prev: cr.GameState, prev_text: str, action: cr.Action, new: cr.GameState
 ) -> None:
-    """What must hold between a state and the state after ``action``."""
+    """What must hold between a state and the state after ``action``.
+
+    The piles are followed with :class:`ReferencePiles`, so every card drawn, refilled,
+    discarded, reshuffled and dealt is checked, not only counted.
+    """
     assert dumps(prev) == prev_text, "apply changed the state it was given"
     n = prev.num_players
     p = prev.current_player
@@ -284,6 +377,7 @@ def check_transition(
     assert new.options == prev.options
     assert new.seed == prev.seed
     assert new.shuffles >= prev.shuffles
+    piles = ReferencePiles.of(prev)
 
     # Collections never shrink; only the acting player's grows, only by flying home.
     for q in range(n):
@@ -291,9 +385,11 @@ def check_transition(
             assert after >= before, f"collection of player {q} shrank"
     if isinstance(action, cr.FlyHome):
         s = action.species
-        home = 2 if prev.hands[p][s.index] >= s.big_flock else 1
+        count = prev.hands[p][s.index]
+        home = 2 if count >= s.big_flock else 1
         assert new.collections[p] == add(prev.collections[p], (s,) * home)
         assert all(new.collections[q] == prev.collections[q] for q in range(n) if q != p)
+        piles.discard[s.index] += count - home
     else:
         assert new.collections == prev.collections
 
@@ -308,13 +404,27 @@ def check_transition(
                 f"but the piles were not exhausted"
             )
 
-    # The acting player's hand after the action, before any round end, and where the
-    # turn goes next (interchange.md §1).
+    # The acting player's hand after the action (before any round end), the rows, and
+    # where the turn goes next (interchange.md §1).
+    rows = list(prev.rows)
+    known = prev.known_hands[p]
     hand_after: cr.Counts
     turn_goes_on: bool | None  # None: the turn ends whatever the flock check says
     if isinstance(action, cr.Lay):
-        captured, _, absent = expected_lay(prev, action)
-        hand_after = add(without(prev.hands[p], action.species), captured)
+        s = action.species
+        captured, row, absent = expected_lay(prev, action)
+        if captured and set(row) == {s}:
+            # Refill (rules §3.1): append cards until the row holds two species.
+            refill = list(row)
+            while set(refill) == {s}:
+                drawn = piles.take(1)
+                if not drawn:
+                    break
+                refill += drawn
+            row = tuple(refill)
+        rows[action.row] = row
+        hand_after = add(without(prev.hands[p], s), captured)
+        known = add(without(known, s), captured)
         if captured:
             turn_goes_on = False
         elif options.round_end_timing == "immediate" and not any(hand_after):
@@ -324,9 +434,9 @@ def check_transition(
             if turn_goes_on:
                 assert new.phase is cr.Phase.DRAW, f"draw not offered after {action}"
     elif isinstance(action, cr.Draw):
-        available = len(prev.draw_pile) + sum(prev.discard_pile)
-        assert new.hand_size(p) == prev.hand_size(p) + min(2, available)
-        hand_after = new.hands[p]
+        drawn = piles.take(2)
+        assert 1 <= len(drawn) <= 2
+        hand_after = add(prev.hands[p], drawn)
         turn_goes_on = False
     elif isinstance(action, cr.Pass) and prev.phase is cr.Phase.DRAW:
         hand_after = prev.hands[p]
@@ -335,7 +445,9 @@ def check_transition(
         hand_after = prev.hands[p]
         if isinstance(action, cr.FlyHome):
             hand_after = without(hand_after, action.species)
+            known = without(known, action.species)
         turn_goes_on = None
+    assert new.rows == tuple(rows), f"rows after {action}: {new.rows}, expected {rows}"
     flock_offered = options.always_prompt_flock or can_flock(hand_after)
     if turn_goes_on is False and flock_offered:  # the flock check
         turn_goes_on = True
@@ -347,55 +459,52 @@ def check_transition(
     assert new.round in (prev.round, prev.round + 1)
     won = wins(new.collections[p])
     round_ended = turn_ended and not won and not any(hand_after)
-    if isinstance(action, cr.Lay):
-        check_lay(prev, action, new, round_ended)
+    hands = prev.hands[:p] + (hand_after,) + prev.hands[p + 1 :]
+    known_hands = prev.known_hands[:p] + (known,) + prev.known_hands[p + 1 :]
+    if not round_ended:
+        piles.check(new, action)
+        assert new.hands == hands, f"hands after {action}"
+        assert new.known_hands == known_hands, f"known hands after {action}"
     if not turn_ended:
         assert new.current_player == p
         assert (new.round, new.dealer) == (prev.round, prev.dealer)
-        assert new.hands[p] == hand_after
         return
     if won:
         assert new.phase is cr.Phase.GAME_OVER
         assert new.winners == (p,)
         assert (new.round, new.turn, new.dealer) == (prev.round, prev.turn, prev.dealer)
         assert new.current_player == p
-        assert new.hands[p] == hand_after
         return
     if not round_ended:
         assert new.phase is cr.Phase.LAY
         assert new.turn == prev.turn + 1
         assert (new.round, new.dealer) == (prev.round, prev.dealer)
         assert new.current_player == (p + 1) % n
-        assert new.hands[p] == hand_after
-        assert all(new.hands[q] == prev.hands[q] for q in range(n) if q != p)
         return
-    # The round ends (rules §4).
-    if new.phase is cr.Phase.GAME_OVER:
+    # The round ends (rules §4): hands to the discard pile, then exhaustion or a new deal.
+    for hand in hands:
+        piles.discard = list(add(tuple(piles.discard), in_species_order(hand)))
+    available = len(piles.draw)
+    if options.exhaustion_counts_discard:
+        available += sum(piles.discard)
+    exhausted = available < cr.HAND_SIZE * n
+    assert (new.phase is cr.Phase.GAME_OVER) == exhausted, f"exhaustion: {available} cards"
+    if exhausted:
+        piles.check(new, "the round end")
         assert (new.round, new.turn, new.dealer) == (prev.round, prev.turn, prev.dealer)
         assert new.current_player == p
         assert all(not any(h) for h in new.hands)
+        assert all(not any(k) for k in new.known_hands)
     else:
+        assert new.hands == piles.deal(n, p), "the deal after the round end"
+        piles.check(new, "the deal")
         assert new.round == prev.round + 1
         assert new.turn == prev.turn + 1
         assert new.dealer == p
         first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
         assert new.current_player == first
         assert new.phase is cr.Phase.LAY
-        assert all(new.hand_size(q) == cr.HAND_SIZE for q in range(n))
         assert all(not any(k) for k in new.known_hands)
-        # The deal takes 8 cards per seat from the top, starting with the round-ender; the
-        # draw pile is unchanged by the action that ended the round.
-        deal = cr.HAND_SIZE * n
-        if not options.exhaustion_counts_discard:
-            assert len(prev.draw_pile) >= deal, "dealt although the draw pile was short"
-        if len(prev.draw_pile) >= deal:
-            assert new.shuffles == prev.shuffles
-            assert new.draw_pile == prev.draw_pile[deal:]
-            for k in range(n):
-                cards = prev.draw_pile[cr.HAND_SIZE * k : cr.HAND_SIZE * (k + 1)]
-                assert new.hands[(p + k) % n] == add((0,) * cr.NUM_SPECIES, cards)
-        else:
-            assert new.shuffles == prev.shuffles + 1, "the deal needed exactly one reshuffle"
 
 
 # --------------------------------------------------------------------------- the machine
@@ -418,6 +527,7 @@ class CuBirdsMachine(RuleBasedStateMachine):
         state = cr.new_game(options, seed)
         text = dumps(state)
         check_new_game(state, options, seed)
+        assert state == reference_new_game(options, seed), "setup differs from rules §2"
         check_state(state, text)
         assert cr.new_game(options, seed) == state
         self.state, self.text, self.actions = state, text, []
@@ -437,10 +547,18 @@ class CuBirdsMachine(RuleBasedStateMachine):
     def _step(self, action: cr.Action) -> None:
         prev, prev_text = self.state, self.text
         assert prev is not None
-        new = cr.apply(prev, action)
-        text = dumps(new)
-        check_transition(prev, prev_text, action, new)
-        check_state(new, text)
+        try:
+            new = cr.apply(prev, action)
+            text = dumps(new)
+            check_transition(prev, prev_text, action, new)
+            check_state(new, text)
+        except Exception:
+            # Everything needed to replay the failing game without Hypothesis.
+            note(
+                f"{prev.options!r} seed={prev.seed} actions="
+                f"{json.dumps([cr.encode_action(a) for a in [*self.actions, action]])}"
+            )
+            raise
         self.actions.append(action)
         self.state, self.text = new, text
         self._record(prev, new)
@@ -461,10 +579,6 @@ class CuBirdsMachine(RuleBasedStateMachine):
             event("game over", "win" if won else "exhaustion")
             if len(new.winners) > 1:
                 event("game over with shared victory")
-            note(
-                f"game over: {new.options!r} seed={new.seed} "
-                f"actions={[cr.encode_action(a) for a in self.actions]}"
-            )
 
     def _play(self, choices: list[int]) -> None:
         for choice in choices:
@@ -527,6 +641,48 @@ class CuBirdsMachine(RuleBasedStateMachine):
         assert dumps(state) == self.text
         assert cr.decode_state(json.loads(self.text)) == state
 
+    @rule(
+        choice=st.integers(0, 63),
+        bad_row=st.sampled_from([-1, -4, 4, 5, 2**63]),
+        kind=st.sampled_from(["row", "species", "phase"]),
+    )
+    def try_near_miss(self, choice: int, bad_row: int, kind: str) -> None:
+        """An action that is almost legal: a legal lay on a row that does not exist, a lay
+        or flock of a species the hand lacks (or is too short of), an action of another
+        phase."""
+        state = self.state
+        assert state is not None
+        hand = state.hands[state.current_player]
+        candidates: list[cr.Action]
+        if kind == "row":
+            legal = [a for a in cr.legal_actions(state) if isinstance(a, cr.Lay)]
+            lay = legal[choice % len(legal)] if legal else cr.Lay(cr.Species.OWL, 0, cr.Side.LEFT)
+            candidates = [cr.Lay(lay.species, bad_row, lay.side)]
+        elif kind == "species":
+            candidates = [
+                *(
+                    cr.Lay(s, choice % N_ROWS, cr.Side.RIGHT)
+                    for s in cr.SPECIES
+                    if not hand[s.index]
+                ),
+                *(cr.FlyHome(s) for s in cr.SPECIES if hand[s.index] < s.small_flock),
+            ]
+        else:
+            candidates = [
+                cr.Lay(s, choice % N_ROWS, cr.Side.LEFT) for s in cr.SPECIES if hand[s.index]
+            ]
+            candidates += [cr.Draw(), cr.Pass()]
+            candidates += [cr.FlyHome(s) for s in cr.SPECIES if hand[s.index] >= s.small_flock]
+        legal_now = cr.legal_actions(state)
+        candidates = [a for a in candidates if a not in legal_now]
+        if not candidates:
+            return
+        action = candidates[choice % len(candidates)]
+        event("near-miss illegal action", kind)
+        with pytest.raises(cr.IllegalActionError):
+            cr.apply(state, action)
+        assert dumps(state) == self.text
+
     @rule(index=st.integers(0, len(NON_ACTIONS) - 1))
     def try_non_action(self, index: int) -> None:
         state = self.state
@@ -547,13 +703,43 @@ class CuBirdsMachine(RuleBasedStateMachine):
         event("rounds ended in this run", str(min(self.rounds_ended, 10)))
 
 
-# A full game is about 150 actions; a run of 60 steps plays several games. The ci profile's
+# A full game is about 150 actions; a run of 100 steps plays several games. The ci profile's
 # example count is scaled down so that the whole file stays well under a minute.
 CuBirdsMachine.TestCase.settings = settings(
     stateful_step_count=100,
     max_examples=max(10, settings().max_examples // 2),
 )
 TestCuBirdsMachine = CuBirdsMachine.TestCase
+
+
+# --------------------------------------------------------------------------- equal actions
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: cr.Lay(cr.Species.DUCK, cast(int, True), cr.Side.RIGHT), "row must be an int"),
+        (lambda: cr.Lay(cr.Species.DUCK, cast(int, 1.0), cr.Side.RIGHT), "row must be an int"),
+        (lambda: cr.Lay(cast(cr.Species, "owl"), 0, cr.Side.LEFT), "species"),
+        (lambda: cr.Lay(cr.Species.OWL, 0, cast(cr.Side, "left")), "side"),
+        (lambda: cr.FlyHome(cast(cr.Species, "owl")), "species"),
+    ],
+)
+def test_malformed_actions_are_refused_when_built(build: Any, message: str) -> None:
+    """``Lay(s, True, side) == Lay(s, 1, side)`` would make equality and legality disagree,
+    so values of the wrong type are refused when the action is built."""
+    with pytest.raises(TypeError, match=message):
+        build()
+
+
+def test_an_action_equal_to_a_legal_action_is_accepted() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), seed=42)
+    for action in cr.legal_actions(state):
+        assert isinstance(action, cr.Lay)
+        twin = cr.Lay(action.species, int(str(action.row)), action.side)
+        assert twin == action
+        assert twin is not action
+        assert cr.apply(state, twin) == cr.apply(state, action)
 
 
 # --------------------------------------------------------------------------- reachability

@@ -65,13 +65,22 @@ class Phase(Enum):
         return f"Phase.{self.name}"
 
 
+def _check_row(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    # ``True == 1`` and ``1.0 == 1``: refuse them, or equality and legality would disagree.
+    if type(value) is not int:
+        raise TypeError(f"row must be an int, got {value!r}")
+
+
 @attrs.frozen(repr=False)
 class Lay:
     """Lay every card of ``species`` from hand at the ``side`` end of row ``row``.
 
+    Building a ``Lay`` checks the types (a :class:`TypeError` otherwise); whether the row
+    is in range and the species in hand is for :func:`cuckoo_rules.apply` to say.
+
     Attributes:
         species: The species laid; the hand must hold at least one card of it.
-        row: The row, 0 to 3.
+        row: The row, 0 to 3 (an ``int``; ``True`` or ``1.0`` are refused).
         side: The end of the row.
 
     Example:
@@ -79,9 +88,9 @@ class Lay:
         Lay(Species.PARROT, 0, Side.LEFT)
     """
 
-    species: Species
-    row: int
-    side: Side
+    species: Species = attrs.field(validator=attrs.validators.instance_of(Species))
+    row: int = attrs.field(validator=_check_row)
+    side: Side = attrs.field(validator=attrs.validators.instance_of(Side))
 
     def __repr__(self) -> str:
         return f"Lay({self.species!r}, {self.row!r}, {self.side!r})"
@@ -103,7 +112,7 @@ class FlyHome:
         species: The flock's species; the hand must hold at least its small-flock number.
     """
 
-    species: Species
+    species: Species = attrs.field(validator=attrs.validators.instance_of(Species))
 
     def __repr__(self) -> str:
         return f"FlyHome({self.species!r})"
