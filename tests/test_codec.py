@@ -10,32 +10,14 @@ from typing import Any
 import pytest
 
 import cuckoo_rules as cr
+from tests.documents import delete_at as _delete
+from tests.documents import set_at as _set
 
 Doc = dict[str, Any]
 
 
 def _doc(num_players: int = 3, seed: int = 42) -> Doc:
     return cr.encode_state(cr.new_game(cr.GameOptions(num_players=num_players), seed))
-
-
-def _set(path: str, value: Any) -> Callable[[Doc], None]:
-    """A mutation that sets ``doc[a][b]...`` (path with dots; integers index lists)."""
-
-    def mutate(doc: Doc) -> None:
-        keys: list[Any] = [int(k) if k.isdigit() else k for k in path.split(".")]
-        target: Any = doc
-        for key in keys[:-1]:
-            target = target[key]
-        target[keys[-1]] = value
-
-    return mutate
-
-
-def _delete(key: str) -> Callable[[Doc], None]:
-    def mutate(doc: Doc) -> None:
-        del doc[key]
-
-    return mutate
 
 
 def _get(doc: Doc, path: str) -> Any:

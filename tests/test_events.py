@@ -28,24 +28,13 @@ from hypothesis import event as note_situation
 from hypothesis import given
 
 import cuckoo_rules as cr
+from tests.strategies import OPTIONS, SEEDS
 
 N_ROWS = 4
 HAND = 8
 ZERO: cr.Counts = (0,) * len(cr.SPECIES)
 S = cr.Species
 
-OPTIONS = st.builds(
-    cr.GameOptions,
-    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
-    initial_row_length=st.sampled_from([3, 4]),
-    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
-    optional_draw_if_adjacent=st.booleans(),
-    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
-    exhaustion_counts_discard=st.booleans(),
-    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
-    always_prompt_flock=st.booleans(),
-)
-SEEDS = st.integers(0, 2**64 - 1)
 PLAY_SEEDS = st.integers(0, 2**32 - 1)
 
 # Actions tried now and then to check that step rejects them exactly like apply.

@@ -36,6 +36,8 @@ from cuckoo_rules.records import (
     replay,
 )
 from tests.conftest import DATA
+from tests.documents import delete_at as _delete
+from tests.documents import set_at as _set
 
 Doc = dict[str, Any]
 
@@ -327,30 +329,6 @@ def test_dump_and_load_files(tmp_path: Path, golden_2p: GameRecord) -> None:
         assert load_record(binary) == golden_2p
     with path.open(encoding="utf-8") as text:
         assert load_record(text) == golden_2p
-
-
-def _set(path: str, value: Any) -> Callable[[Doc], None]:
-    """A mutation that sets ``doc[a][b]...`` (path with dots; integers index lists)."""
-
-    def mutate(doc: Doc) -> None:
-        keys: list[Any] = [int(k) if k.isdigit() else k for k in path.split(".")]
-        target: Any = doc
-        for key in keys[:-1]:
-            target = target[key]
-        target[keys[-1]] = value
-
-    return mutate
-
-
-def _delete(path: str) -> Callable[[Doc], None]:
-    def mutate(doc: Doc) -> None:
-        *keys, last = path.split(".")
-        target: Any = doc
-        for key in keys:
-            target = target[key]
-        del target[last]
-
-    return mutate
 
 
 LAY = {"type": "lay", "species": "parrot", "row": 0, "side": "left"}

@@ -32,21 +32,10 @@ from hypothesis.stateful import (
 )
 
 import cuckoo_rules as cr
+from tests.strategies import OPTIONS, SEEDS
 
 N_ROWS = 4
 
-OPTIONS = st.builds(
-    cr.GameOptions,
-    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
-    initial_row_length=st.sampled_from([3, 4]),
-    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
-    optional_draw_if_adjacent=st.booleans(),
-    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
-    exhaustion_counts_discard=st.booleans(),
-    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
-    always_prompt_flock=st.booleans(),
-)
-SEEDS = st.integers(0, 2**64 - 1)
 
 # Any action at all, legal or not: rows out of range and odd row values included.
 ROW_VALUES = st.integers(-3, 8) | st.sampled_from([-(2**64), 2**64, 1000])

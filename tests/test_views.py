@@ -15,23 +15,14 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from tests.documents import delete_at as _delete
+from tests.documents import set_at as _set
+from tests.strategies import OPTIONS
 
 Doc = dict[str, Any]
 Observer = Callable[[cr.GameState, int | None], cr.PlayerView]
 
 # --------------------------------------------------------------------------- strategies
-
-OPTIONS = st.builds(
-    cr.GameOptions,
-    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
-    initial_row_length=st.sampled_from([3, 4]),
-    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
-    optional_draw_if_adjacent=st.booleans(),
-    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
-    exhaustion_counts_discard=st.booleans(),
-    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
-    always_prompt_flock=st.booleans(),
-)
 
 
 def play_randomly(state: cr.GameState, rng: random.Random, max_actions: int) -> cr.GameState:
@@ -580,26 +571,6 @@ def test_determinized_flock_phases_are_valid_states() -> None:
 def _view_doc(viewer: int | None = 0) -> Doc:
     """Seed 42, 3 players: dealer and current player 2, hands of 8, piles 69 and 2."""
     return cr.encode_view(cr.observe(cr.new_game(cr.GameOptions(num_players=3), 42), viewer))
-
-
-def _set(path: str, value: Any) -> Callable[[Doc], None]:
-    """A mutation that sets ``doc[a][b]...`` (path with dots; integers index lists)."""
-
-    def mutate(doc: Doc) -> None:
-        keys: list[Any] = [int(k) if k.isdigit() else k for k in path.split(".")]
-        target: Any = doc
-        for key in keys[:-1]:
-            target = target[key]
-        target[keys[-1]] = value
-
-    return mutate
-
-
-def _delete(key: str) -> Callable[[Doc], None]:
-    def mutate(doc: Doc) -> None:
-        del doc[key]
-
-    return mutate
 
 
 def _all(*mutations: Callable[[Doc], None]) -> Callable[[Doc], None]:
