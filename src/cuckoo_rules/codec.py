@@ -9,9 +9,11 @@ naming the first field that is wrong.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Literal, NoReturn
+from itertools import compress
+from typing import Any, Literal, NoReturn, cast
 
 import attrs
 
@@ -49,7 +51,7 @@ from .events import (
 )
 from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
-from .state import Counts, GameState, Row, can_fly_home
+from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView, flock_possible, unseen_cards
 
 __all__ = [
@@ -121,6 +123,10 @@ _VIEW_KEYS = (
     "winners",
 )
 _SPECIES_BY_ID = {s.value: s for s in SPECIES}
+_INDEX_BY_ID = {s.value: s.index for s in SPECIES}
+_IDS: tuple[str, ...] = tuple(s.value for s in SPECIES)  # _IDS[s.index] == s.value
+_COPIES: Counts = tuple(s.copies for s in SPECIES)
+_STR = frozenset({str})
 _PHASES = {p.value: p for p in Phase}
 _SIDES = {s.value: s for s in Side}
 
@@ -130,7 +136,12 @@ _SIDES = {s.value: s for s in Side}
 
 def encode_counts(counts: Counts) -> dict[str, int]:
     """Encode a multiset as ``{species id: count}``, species order, zero counts omitted."""
-    return {s.value: n for s, n in zip(SPECIES, counts, strict=True) if n}
+    return dict(compress(zip(_IDS, counts, strict=True), counts))  # pairs with a count
+
+
+def _card_ids(cards: Row) -> list[str]:
+    """Encode cards as a list of species ids (``card.value``, looked up by index: faster)."""
+    return [_IDS[card.index] for card in cards]
 
 
 def encode_state(state: GameState) -> dict[str, Any]:
@@ -156,8 +167,8 @@ def encode_state(state: GameState) -> dict[str, Any]:
         "dealer": state.dealer,
         "current_player": state.current_player,
         "phase": state.phase.value,
-        "rows": [[card.value for card in row] for row in state.rows],
-        "draw_pile": [card.value for card in state.draw_pile],
+        "rows": [_card_ids(row) for row in state.rows],
+        "draw_pile": _card_ids(state.draw_pile),
         "discard_pile": encode_counts(state.discard_pile),
         "hands": [encode_counts(h) for h in state.hands],
         "known_hands": [encode_counts(h) for h in state.known_hands],
@@ -187,7 +198,7 @@ def encode_view(view: PlayerView) -> dict[str, Any]:
         "dealer": view.dealer,
         "current_player": view.current_player,
         "phase": view.phase.value,
-        "rows": [[card.value for card in row] for row in view.rows],
+        "rows": [_card_ids(row) for row in view.rows],
         "draw_pile_size": view.draw_pile_size,
         "discard_pile_size": view.discard_pile_size,
         "hand": None if view.hand is None else encode_counts(view.hand),
@@ -234,6 +245,8 @@ def _describe(value: object) -> str:
 
 
 def _mapping(value: object, path: str) -> Mapping[str, Any]:
+    if type(value) is dict and _STR.issuperset(map(type, value)):
+        return value  # the usual case: a dict with string keys, checked at C speed
     if not isinstance(value, Mapping):
         _fail(path, f"expected an object, got {_describe(value)}")
     for key in value:
@@ -243,6 +256,8 @@ def _mapping(value: object, path: str) -> Mapping[str, Any]:
 
 
 def _keys(value: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
+    if len(value) == len(keys) and all(map(value.__contains__, keys)):
+        return  # exactly the expected keys: the usual case, checked at C speed
     for key in keys:
         if key not in value:
             _fail(path, f"missing key {key!r}")
@@ -252,6 +267,8 @@ def _keys(value: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
 
 
 def _list(value: object, path: str) -> list[Any]:
+    if type(value) is list:
+        return value  # the usual case (callers only read it)
     if not isinstance(value, list | tuple):
         _fail(path, f"expected an array, got {_describe(value)}")
     return list(value)
@@ -272,7 +289,39 @@ def _species(value: object, path: str) -> Species:
     return _SPECIES_BY_ID[value]
 
 
+def _cards(value: object, path: str) -> tuple[Species, ...]:
+    """Decode an array of species ids."""
+    items = _list(value, path)
+    try:  # the usual case, at C speed; only strings equal species ids (JSON has no others)
+        return tuple(map(_SPECIES_BY_ID.__getitem__, items))
+    except (KeyError, TypeError):
+        return tuple(_species(c, f"{path}[{i}]") for i, c in enumerate(items))
+
+
 def _counts(value: object, path: str) -> Counts:
+    """Decode a multiset ``{species id: positive count}``."""
+    counts = _quick_counts(value)
+    return _checked_counts(value, path) if counts is None else counts
+
+
+def _quick_counts(value: object) -> Counts | None:
+    """Decode a well-formed multiset quickly; ``None`` if anything is unusual."""
+    if type(value) is not dict:
+        return None
+    if not value:
+        return EMPTY_COUNTS
+    counts = [0] * NUM_SPECIES
+    index_of = _INDEX_BY_ID.get
+    for key, count in value.items():
+        index = index_of(key)
+        if index is None or type(count) is not int or count <= 0:
+            return None
+        counts[index] = count
+    return tuple(counts)
+
+
+def _checked_counts(value: object, path: str) -> Counts:
+    """:func:`_counts` field by field, naming the first thing that is wrong."""
     mapping = _mapping(value, path)
     counts = [0] * NUM_SPECIES
     for key, count in mapping.items():
@@ -291,7 +340,10 @@ def _per_seat(value: object, path: str, n: int) -> tuple[Counts, ...]:
     items = _list(value, path)
     if len(items) != n:
         _fail(path, f"expected {n} entries (one per player), got {len(items)}")
-    return tuple(_counts(item, f"{path}[{i}]") for i, item in enumerate(items))
+    decoded = tuple(map(_quick_counts, items))
+    if None in decoded:  # something is unusual: check entry by entry, naming it
+        return tuple(_counts(item, f"{path}[{i}]") for i, item in enumerate(items))
+    return cast(tuple[Counts, ...], decoded)
 
 
 def decode_options(data: object, path: str = "options") -> GameOptions:
@@ -351,10 +403,10 @@ def _public(doc: Mapping[str, Any]) -> _Public:
         _fail("rows", f"expected {NUM_ROWS} rows, got {len(row_docs)}")
     rows = []
     for r, row_doc in enumerate(row_docs):
-        cards = _list(row_doc, f"rows[{r}]")
-        if not cards:
+        row = _cards(row_doc, f"rows[{r}]")
+        if not row:
             _fail(f"rows[{r}]", "a row cannot be empty")
-        rows.append(tuple(_species(c, f"rows[{r}][{i}]") for i, c in enumerate(cards)))
+        rows.append(row)
     known_hands = _per_seat(doc["known_hands"], "known_hands", n)
     collections = _per_seat(doc["collections"], "collections", n)
     winner_docs = _list(doc["winners"], "winners")
@@ -380,6 +432,8 @@ def _public(doc: Mapping[str, Any]) -> _Public:
 
 
 def _check_known(known_hands: tuple[Counts, ...], p: int, hand: Counts, where: str) -> None:
+    if all(map(operator.le, known_hands[p], hand)):
+        return
     for species in SPECIES:
         known, held = known_hands[p][species.index], hand[species.index]
         if known > held:
@@ -424,22 +478,18 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
     n = public.options.num_players
     seed = _int(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     shuffles = _int(doc["shuffles"], "shuffles", 1)
-    draw_pile = tuple(
-        _species(c, f"draw_pile[{i}]") for i, c in enumerate(_list(doc["draw_pile"], "draw_pile"))
-    )
+    draw_pile = _cards(doc["draw_pile"], "draw_pile")
     discard = _counts(doc["discard_pile"], "discard_pile")
     hands = _per_seat(doc["hands"], "hands", n)
 
-    total = [0] * NUM_SPECIES
+    laid_out = [0] * NUM_SPECIES  # the cards in the rows and the draw pile
     for row in public.rows:
         for card in row:
-            total[card.index] += 1
+            laid_out[card.index] += 1
     for card in draw_pile:
-        total[card.index] += 1
-    for counts in (discard, *hands, *public.collections):
-        for i, count in enumerate(counts):
-            total[i] += count
-    for species in SPECIES:
+        laid_out[card.index] += 1
+    total = tuple(map(sum, zip(laid_out, discard, *hands, *public.collections, strict=True)))
+    for species in SPECIES if total != _COPIES else ():  # name the first species that is off
         if total[species.index] != species.copies:
             _fail(
                 "state",

@@ -25,7 +25,7 @@ from .actions import (
     action_id,
 )
 from .cards import NUM_SPECIES, SPECIES, Species, canonical_deck
-from .errors import IllegalActionError, InvalidOptionsError
+from .errors import IllegalActionError, InvalidOptionsError, ViewError
 from .events import (
     Captured,
     Dealt,
@@ -264,7 +264,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
             that a bot or client never needs the full state.
 
     Raises:
-        ValueError: If given the view of a seat that is not to act (or a spectator's)
+        ViewError: If given the view of a seat that is not to act (or a spectator's)
             while the game is not over.
 
     Example:
@@ -284,7 +284,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     else:
         assert isinstance(state, PlayerView)
         if state.hand is None or state.viewer != state.current_player:
-            raise ValueError(
+            raise ViewError(
                 f"the view of {_seat(state.viewer)} does not show the legal actions: "
                 f"player {state.current_player} is to act"
             )
@@ -413,26 +413,16 @@ def _lay(
     row = state.rows[row_index]
 
     captured: tuple[Species, ...]
-    if side is Side.LEFT:
-        try:
-            nearest = row.index(species)
-        except ValueError:
-            nearest = -1
-        absent = nearest < 0
-        if absent:
-            captured, new_row = (), laid + row
-        else:
-            captured, new_row = row[:nearest], laid + row[nearest:]
+    absent = species not in row  # tested first: most lays go where the species is absent
+    if absent:
+        captured = ()
+        new_row = laid + row if side is Side.LEFT else row + laid
+    elif side is Side.LEFT:  # capture up to the nearest bird of the species
+        nearest = row.index(species)
+        captured, new_row = row[:nearest], laid + row[nearest:]
     else:
-        try:
-            nearest = len(row) - 1 - row[::-1].index(species)
-        except ValueError:
-            nearest = -1
-        absent = nearest < 0
-        if absent:
-            captured, new_row = (), row + laid
-        else:
-            captured, new_row = row[nearest + 1 :], row[: nearest + 1] + laid
+        nearest = len(row) - 1 - row[::-1].index(species)
+        captured, new_row = row[nearest + 1 :], row[: nearest + 1] + laid
 
     new_hand = list(hand)
     new_hand[si] = 0

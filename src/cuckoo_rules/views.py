@@ -11,16 +11,20 @@ viewer cannot tell apart from the truth, as search bots need.
 
 from __future__ import annotations
 
+import operator
+
 import attrs
 
 from .actions import Phase
-from .cards import SPECIES, Species
-from .errors import InvalidOptionsError
+from .cards import NUM_SPECIES, SPECIES, Species
+from .errors import InvalidOptionsError, ViewError
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle
-from .state import Counts, GameState, Row, can_fly_home, counts_to_dict
+from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home, counts_to_dict
 
 __all__ = ["PlayerView", "determinize", "flock_possible", "observe", "unseen_cards"]
+
+_COPIES: Counts = tuple(s.copies for s in SPECIES)
 
 
 @attrs.frozen(repr=False)
@@ -95,7 +99,7 @@ def observe(state: GameState, player: int | None) -> PlayerView:
     """Return what ``player`` may see of ``state`` (``None``: a spectator).
 
     Raises:
-        ValueError: If ``player`` is not a seat of the game.
+        ViewError: If ``player`` is not a seat of the game.
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game
@@ -109,7 +113,7 @@ def observe(state: GameState, player: int | None) -> PlayerView:
     elif type(player) is int and 0 <= player < len(hands):
         hand = hands[player]
     else:
-        raise ValueError(f"player: {player!r} is not a seat of this {len(hands)}-player game")
+        raise ViewError(f"player: {player!r} is not a seat of this {len(hands)}-player game")
     return PlayerView(
         player,
         state.options,
@@ -138,19 +142,16 @@ def unseen_cards(view: PlayerView) -> Counts:
         >>> sum(unseen_cards(view)) == view.draw_pile_size + view.discard_pile_size + 8
         True
     """
-    seen = [0] * len(SPECIES)
+    in_rows = [0] * NUM_SPECIES
     for row in view.rows:
         for card in row:
-            seen[card.index] += 1
-    for counts in view.collections:
-        for i, count in enumerate(counts):
-            seen[i] += count
-    for seat, known in enumerate(view.known_hands):
-        mine = view.hand if seat == view.viewer else known
-        if mine is not None:
-            for i, count in enumerate(mine):
-                seen[i] += count
-    return tuple(s.copies - seen[s.index] for s in SPECIES)
+            in_rows[card.index] += 1
+    held = list(view.known_hands)  # the cards in hands that the viewer has seen
+    viewer = view.viewer
+    if viewer is not None and 0 <= viewer < len(held):  # all of its own hand
+        held[viewer] = EMPTY_COUNTS if view.hand is None else view.hand
+    seen = map(sum, zip(in_rows, *held, *view.collections, strict=True))  # species by species
+    return tuple(map(operator.sub, _COPIES, seen))
 
 
 def flock_possible(view: PlayerView) -> bool:
@@ -195,7 +196,8 @@ def determinize(view: PlayerView, seed: int) -> GameState:
 
     Raises:
         InvalidOptionsError: If the seed is out of range.
-        ValueError: If the view is inconsistent (its hidden cards do not add up).
+        ViewError: If the view is inconsistent (its hidden cards do not add up, or a
+            public flock phase is impossible).
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game
@@ -206,7 +208,9 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
     unseen = unseen_cards(view)
-    pool: list[Species] = [s for s in SPECIES for _ in range(unseen[s.index])]
+    pool: list[Species] = []
+    for species, count in zip(SPECIES, unseen, strict=True):
+        pool += [species] * count
     n = view.options.num_players
     hidden_in_hands = [
         0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
@@ -214,23 +218,21 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     ]
     expected = sum(hidden_in_hands) + view.draw_pile_size + view.discard_pile_size
     if min(unseen) < 0 or len(pool) != expected or min(hidden_in_hands) < 0:
-        raise ValueError(
-            f"inconsistent view: {len(pool)} unseen cards for {expected} hidden places"
-        )
+        raise ViewError(f"inconsistent view: {len(pool)} unseen cards for {expected} hidden places")
     must_flock = (
         view.phase is Phase.FLOCK
         and not view.options.always_prompt_flock
         and view.viewer != view.current_player
     )
     if must_flock and not flock_possible(view):
-        raise ValueError(f"inconsistent view: player {view.current_player} cannot hold a flock")
+        raise ViewError(f"inconsistent view: player {view.current_player} cannot hold a flock")
     for stream in range(_MAX_TRIES):
         cards = list(pool)
         shuffle(cards, seed, stream)
         hands, pos = _deal_hidden(view, cards, hidden_in_hands)
         if not must_flock or can_fly_home(hands[view.current_player]):
             return _determinized(view, seed, stream + 1, hands, cards, pos)
-    raise ValueError(f"no determinization found in {_MAX_TRIES} tries: the view is too unlikely")
+    raise ViewError(f"no determinization found in {_MAX_TRIES} tries: the view is too unlikely")
 
 
 def _deal_hidden(
