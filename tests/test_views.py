@@ -709,3 +709,16 @@ def test_decode_view_accepts_any_key_order() -> None:
     doc = _view_doc(1)
     shuffled = dict(reversed(list(doc.items())))
     assert cr.decode_view(shuffled) == cr.decode_view(doc)
+
+
+def test_view_errors_are_typed() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)
+    other = (state.current_player + 1) % 3
+    with pytest.raises(cr.ViewError, match="is to act"):
+        cr.legal_actions(cr.observe(state, other))
+    with pytest.raises(cr.ViewError, match="not a seat"):
+        cr.observe(state, 3)
+    with pytest.raises(cr.ViewError, match="viewer"):
+        cr.visible_events((), -1)
+    assert issubclass(cr.ViewError, cr.CuckooError)
+    assert issubclass(cr.ViewError, ValueError)

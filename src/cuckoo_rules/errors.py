@@ -7,7 +7,13 @@ works as expected.
 
 from __future__ import annotations
 
-__all__ = ["CuckooError", "DecodeError", "IllegalActionError", "InvalidOptionsError"]
+__all__ = [
+    "CuckooError",
+    "DecodeError",
+    "IllegalActionError",
+    "InvalidOptionsError",
+    "ViewError",
+]
 
 
 class CuckooError(Exception):
@@ -32,3 +38,12 @@ class DecodeError(CuckooError, ValueError):
 
 class InvalidOptionsError(CuckooError, ValueError):
     """Game options or a seed are out of range or of the wrong type."""
+
+
+class ViewError(CuckooError, ValueError):
+    """A seat or a view cannot serve the purpose it was given.
+
+    For example the legal actions asked of the view of a seat that is not to act,
+    ``observe`` asked for a seat the game does not have, or ``determinize`` given a view
+    whose hidden cards do not add up.
+    """

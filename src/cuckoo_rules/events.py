@@ -18,6 +18,7 @@ import attrs
 
 from .actions import Side
 from .cards import Species
+from .errors import ViewError
 from .state import Counts
 
 __all__ = [
@@ -253,7 +254,7 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
     the viewer's own are replaced by ``None``; counts and public cards stay.
 
     Raises:
-        ValueError: If ``viewer`` is neither ``None`` nor a non-negative integer.
+        ViewError: If ``viewer`` is neither ``None`` nor a non-negative integer.
 
     Example:
         >>> events = (Drew(1, 2, (Species.OWL, Species.DUCK)),)
@@ -263,7 +264,7 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
         True
     """
     if viewer is not None and (type(viewer) is not int or viewer < 0):
-        raise ValueError(f"viewer: {viewer!r} is not a seat (an integer from 0) or None")
+        raise ViewError(f"viewer: {viewer!r} is not a seat (an integer from 0) or None")
     out: list[Event] = []
     for event in events:
         if isinstance(event, Drew):
