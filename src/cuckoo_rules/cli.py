@@ -3,6 +3,7 @@
 Subcommands:
 
 - ``demo``: play a seeded game between random players and print it turn by turn.
+- ``tournament``: play many games between bots and print their win rates.
 
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
 a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handler.
@@ -14,15 +15,18 @@ rows are numbered from 0, as in the API.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import random
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import get_args
 
 import cuckoo_rules as cr
 
+from . import bots
 from .options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
 from .rng import SEED_LIMIT
 
@@ -34,6 +38,7 @@ __all__ = [
     "main",
     "play_random_game",
     "replay_command",
+    "tournament_table",
 ]
 
 PROG = "cuckoo-rules"
@@ -85,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         title="commands", dest="command", metavar="COMMAND", required=True
     )
     _add_demo_command(commands)
+    _add_tournament_command(commands)
     return parser
 
 
@@ -247,6 +253,222 @@ def play_random_game(
     for line in describe_game_over(state):
         emit(line)
     return state
+
+
+# --------------------------------------------------------------------------- tournament command
+
+
+def _add_tournament_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """Declare ``tournament`` and its arguments: bots, games, workers, seed, JSON output."""
+    kinds = "; ".join(
+        f"{kind.name} ({kind.summary}"
+        + (f"; parameters {', '.join(kind.parameters)}" if kind.parameters else "")
+        + ")"
+        for kind in bots.BOT_KINDS.values()
+    )
+    tournament = commands.add_parser(
+        "tournament",
+        help="play many games between bots and report their win rates",
+        description=(
+            "Play games between bots, one per seat, with the seats rotated so that every "
+            "bot plays every seat of every deal equally often, then print each bot's share "
+            "of victories (a victory shared by k players counts 1/k to each) with a 95% "
+            "Wilson confidence interval, and the mean turns and rounds per game. Every "
+            "game is reproducible from the options, the seed and its index. "
+            f"Bots: {kinds}. ismcts searches {bots.DEFAULT_ITERATIONS} iterations per "
+            "decision unless given iterations or seconds."
+        ),
+        epilog=(
+            f"example: {PROG} tournament --players 2 --bots ismcts:iterations=300,greedy "
+            "--games 200 --workers 2 --seed 1 --json results.json"
+        ),
+    )
+    tournament.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        metavar="N",
+        help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
+    )
+    tournament.add_argument(
+        "--bots",
+        required=True,
+        metavar="SPECS",
+        help=(
+            "one bot spec per player, comma-separated: KIND[:NAME=VALUE...], for example "
+            "'greedy,random' or 'ismcts:seconds=0.1,greedy'; a spec given twice is "
+            "reported as SPEC#1, SPEC#2"
+        ),
+    )
+    tournament.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="G",
+        help="number of games, a multiple of the number of players (default: %(default)s)",
+    )
+    tournament.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="W",
+        help="worker processes to play the games in parallel (default: %(default)s)",
+    )
+    tournament.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed of the tournament, 0 to 2**64 - 1 (default: a random seed, printed)",
+    )
+    tournament.add_argument(
+        "--json", metavar="PATH", help="also write the results to this file as JSON"
+    )
+    tournament.add_argument(
+        "--no-progress", action="store_true", help="do not show a progress bar on stderr"
+    )
+    _add_option_arguments(tournament)
+    tournament.set_defaults(handler=_run_tournament, command_parser=tournament)
+
+
+def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play a tournament, print its table and write its JSON; bad arguments are usage errors."""
+    try:
+        options = _options_from_args(args)
+    except cr.InvalidOptionsError as error:
+        parser.error(_option_message(error))
+    try:
+        specs = bots.parse_bot_specs(args.bots)
+    except bots.BotSpecError as error:
+        parser.error(f"argument --bots: {error}")
+    if len(specs) != options.num_players:
+        parser.error(
+            f"argument --bots: {len(specs)} bots for {options.num_players} players "
+            "(give one bot spec per player)"
+        )
+    games: int = args.games
+    if games < 1 or games % options.num_players:
+        parser.error(
+            f"argument --games: {games} is not a positive multiple of {options.num_players} "
+            "(the number of players), so the seats cannot be rotated equally"
+        )
+    workers: int = args.workers
+    if workers < 1:
+        parser.error(f"argument --workers: {workers} is not a positive number of processes")
+    chosen_seed: int | None = args.seed
+    if chosen_seed is not None and not 0 <= chosen_seed < SEED_LIMIT:
+        parser.error(f"argument --seed: {chosen_seed} is not in 0..2**64 - 1")
+    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
+    json_path: str | None = args.json
+    if json_path is not None and not os.path.isdir(os.path.dirname(json_path) or "."):
+        parser.error(f"argument --json: the folder of {json_path!r} does not exist")
+    print(
+        f"Tournament: {games} games, {options.num_players} players, seed {seed}, "
+        f"options: {_describe_options(options)}"
+    )
+    with _progress_reporter(games, enabled=not args.no_progress) as report:
+        result = bots.run_tournament(options, specs, games, seed, workers=workers, progress=report)
+    for line in tournament_table(result):
+        print(line)
+    if json_path is not None:
+        try:
+            with open(json_path, "w", encoding="utf-8") as out:
+                json.dump(result.to_json(), out, indent=2)
+                out.write("\n")
+        except OSError as error:
+            print(f"{PROG} tournament: cannot write {json_path}: {error}", file=sys.stderr)
+            return 1
+        print(f"Results written to {json_path}")
+    return 0
+
+
+@contextlib.contextmanager
+def _progress_reporter(total: int, *, enabled: bool) -> Iterator[Callable[[int, int], object]]:
+    """Yield a ``progress(done, total)`` callback that shows progress on stderr.
+
+    With ``rich`` installed (the ``tournament`` extra) it is a progress bar; without,
+    a line at every tenth of the games. Disabled, it does nothing.
+    """
+    if not enabled:
+        yield _ignore_progress
+        return
+    try:
+        from rich.console import Console
+        from rich.progress import Progress
+    except ImportError:
+        step = max(1, total // 10)
+        shown = [0]
+
+        def plain(done: int, total: int) -> None:
+            if done >= shown[0] + step or done == total:
+                shown[0] = done
+                print(f"played {done}/{total} games", file=sys.stderr, flush=True)
+
+        yield plain
+        return
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("playing", total=total)
+
+        def fancy(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        yield fancy
+
+
+def _ignore_progress(done: int, total: int) -> None:
+    """A progress callback that shows nothing."""
+
+
+def tournament_table(result: bots.TournamentResult) -> list[str]:
+    """Return the lines of a tournament's results table (a rich table if rich is installed).
+
+    Columns: the bot's label, its win rate, the 95% Wilson interval, its share of
+    victories and its mean thinking time per decision; then a line with the mean turns
+    and rounds per game.
+    """
+    headers = ("bot", "win rate", "95% CI", "victories", "ms/decision")
+    rows = [
+        (
+            entrant.label,
+            f"{entrant.win_rate:.3f}",
+            f"{entrant.interval[0]:.3f}-{entrant.interval[1]:.3f}",
+            f"{entrant.victories:g}",
+            f"{1000 * entrant.seconds_per_decision:.2f}",
+        )
+        for entrant in result.entrants
+    ]
+    summary = (
+        f"{len(result.games)} games: mean {result.mean_turns:.1f} turns and "
+        f"{result.mean_rounds:.2f} rounds per game"
+    )
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        return [*_plain_table(headers, rows), summary]
+    table = Table(*headers, title=None)
+    for column in table.columns[1:]:
+        column.justify = "right"
+    for row in rows:
+        table.add_row(*row)
+    console = Console(width=100, color_system=None, force_terminal=False)
+    with console.capture() as capture:
+        console.print(table)
+    return [*capture.get().rstrip("\n").split("\n"), summary]
+
+
+def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Align a table in plain text: the first column left, the others right."""
+    widths = [max(len(row[k]) for row in [headers, *rows]) for k in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        first, *rest = cells
+        return "  ".join(
+            [first.ljust(widths[0]), *(c.rjust(w) for c, w in zip(rest, widths[1:], strict=True))]
+        ).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
 # --------------------------------------------------------------------------- narration

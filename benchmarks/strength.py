@@ -1,0 +1,180 @@
+"""Benchmark: the strength of the bots, measured by tournaments (issue 4's targets).
+
+Runs, with the tournament runner (seats rotated, every game reproducible from the seed):
+
+- ``greedy`` against ``random``, 2 players, 400 games (target: greedy wins >= 90%);
+- ``ismcts`` at its default budget against ``greedy``, 2 players, 200 games (>= 60%);
+- one ``ismcts`` among three ``greedy``, 4 players, 200 games (ismcts >= 35%);
+
+then times the default ``ismcts``, in one process, on every decision of a few games
+against greedy bots, 2 and 4 players (mean, median, 90th percentile and maximum seconds
+per decision; the default budget is meant to stay under 0.2 s a decision).
+
+Usage::
+
+    python benchmarks/strength.py                        # everything, 2 workers, seed 1
+    python benchmarks/strength.py --only greedy          # just greedy against random
+    python benchmarks/strength.py --only ismcts2 --games 100 --bot ismcts:iterations=800
+
+A run of everything takes about an hour on a 2-core machine. Win rates count a
+victory shared by k players as 1/k to each; the interval is the 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import cuckoo_rules as cr
+from cuckoo_rules import bots
+
+MATCHES = {
+    "greedy": (2, ("greedy", "random"), 400, 0.90),
+    "ismcts2": (2, ("ismcts", "greedy"), 200, 0.60),
+    "ismcts4": (4, ("ismcts", "greedy", "greedy", "greedy"), 200, 0.35),
+}
+"""name: (players, entrants (the first is measured), games, target win rate)."""
+
+
+def cpu_model() -> str:
+    """The CPU model from /proc/cpuinfo, else what :mod:`platform` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def machine() -> str:
+    """One line describing the machine and the Python running the benchmark."""
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    return f"{cpu_model()} ({os.cpu_count()} cores); {platform.system()}; {python}"
+
+
+def run_match(name: str, args: argparse.Namespace) -> dict[str, object]:
+    players, entrants, games, target = MATCHES[name]
+    if args.bot and name != "greedy":
+        entrants = (args.bot, *entrants[1:])
+    if args.games:
+        games = args.games - args.games % players
+    options = cr.GameOptions(num_players=players)
+    done = [0]
+    start = time.perf_counter()
+
+    def progress(count: int, total: int) -> None:
+        if count - done[0] >= max(1, total // 10) or count == total:
+            done[0] = count
+            elapsed = time.perf_counter() - start
+            print(f"  {name}: {count}/{total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+    result = cr.run_tournament(
+        options, entrants, games, args.seed, workers=args.workers, progress=progress
+    )
+    elapsed = time.perf_counter() - start
+    measured = result.entrants[0]
+    low, high = measured.interval
+    verdict = "met" if measured.win_rate >= target else "NOT met"
+    print(
+        f"{name}: {' vs '.join(result.specs)}, {players} players, {len(result.games)} games: "
+        f"{measured.label} wins {measured.win_rate:.1%} (95% CI {low:.1%}-{high:.1%}); "
+        f"target {target:.0%} {verdict}; {1000 * measured.seconds_per_decision:.1f} ms per "
+        f"decision; {result.mean_turns:.1f} turns, {result.mean_rounds:.2f} rounds per game; "
+        f"{elapsed:.0f} s with {args.workers} workers",
+        flush=True,
+    )
+    return {"match": name, "target": target, **result.to_json(), "wall_seconds": elapsed}
+
+
+def time_decisions(spec: str, games: int, seed: int, players: int) -> dict[str, float]:
+    """Time every decision of ``spec`` in a few games against greedy bots, in-process."""
+    times: list[float] = []
+
+    class Timed:
+        def __init__(self, bot: cr.Bot) -> None:
+            self.bot = bot
+
+        def choose(self, view: cr.PlayerView) -> cr.Action:
+            begin = time.perf_counter()
+            action = self.bot.choose(view)
+            times.append(time.perf_counter() - begin)
+            return action
+
+    options = cr.GameOptions(num_players=players)
+    for game in range(games):
+        timed = Timed(cr.make_bot(spec, bots.derive_seed(seed, 2, game)))
+        seats: list[cr.Bot] = [cr.GreedyBot(seed=game * players + k) for k in range(players)]
+        seats[game % players] = timed
+        cr.play_game(options, bots.derive_seed(seed, 3, game), seats)
+    times.sort()
+    summary = {
+        "decisions": float(len(times)),
+        "mean": statistics.fmean(times),
+        "median": statistics.median(times),
+        "p90": times[int(0.9 * (len(times) - 1))],
+        "max": times[-1],
+    }
+    print(
+        f"timing: {spec} among greedy bots, {players} players, one process, "
+        f"{len(times)} decisions of {games} games: "
+        f"mean {summary['mean']:.3f} s, median {summary['median']:.3f} s, "
+        f"90th percentile {summary['p90']:.3f} s, max {summary['max']:.3f} s per decision",
+        flush=True,
+    )
+    return summary
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=[*MATCHES, "timing"],
+        default=[*MATCHES, "timing"],
+        help="what to run (default: everything)",
+    )
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (2)")
+    parser.add_argument("--seed", type=int, default=1, help="tournament seed (1)")
+    parser.add_argument("--games", type=int, help="override the number of games of each match")
+    parser.add_argument(
+        "--bot", help="the spec measured in the ismcts matches and the timing (default: ismcts)"
+    )
+    parser.add_argument("--timing-games", type=int, default=6, help="games timed (6)")
+    parser.add_argument("--json", help="write every result to this file as JSON")
+    args = parser.parse_args(argv)
+    if args.workers < 1 or (args.games is not None and args.games < 1):
+        parser.error("--workers and --games must be positive")
+    if args.bot:
+        try:
+            cr.parse_bot_spec(args.bot)
+        except cr.BotSpecError as error:
+            parser.error(str(error))
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    print(f"cuckoo-rules {cr.__version__} bot strength on {machine()}; seed {args.seed}")
+    results: list[dict[str, object]] = []
+    for name in MATCHES:
+        if name in args.only:
+            results.append(run_match(name, args))
+    if "timing" in args.only:
+        for players in (2, 4):
+            timing = time_decisions(args.bot or "ismcts", args.timing_games, args.seed, players)
+            results.append({"match": f"timing{players}", **timing})
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

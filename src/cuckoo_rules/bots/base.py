@@ -1,0 +1,119 @@
+"""The bot protocol, the errors of this package, and the random bot.
+
+A bot is anything with a ``choose(view) -> Action`` method (:class:`Bot`). It is given
+the acting seat's :class:`~cuckoo_rules.PlayerView`, never the
+:class:`~cuckoo_rules.GameState`, so it cannot see hidden cards. Every bot of this
+package owns a :class:`random.Random` seeded from its own ``seed``, so a bot built with
+the same seed and shown the same views makes the same choices.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ..actions import Action
+from ..engine import legal_actions
+from ..errors import CuckooError
+from ..views import PlayerView
+
+__all__ = ["Bot", "BotError", "BotSpecError", "RandomBot", "check_view"]
+
+
+class BotError(CuckooError, ValueError):
+    """A bot was misused or misbehaved: wrong number of bots, an illegal choice, a bad view.
+
+    The message names the seat and the bot, for example ``"seat 1 (RandomBot(seed=3))
+    chose Draw(), which is not legal: ..."``.
+    """
+
+
+class BotSpecError(BotError):
+    """A bot specification such as ``"ismcts:iterations=300"`` is malformed.
+
+    The message says what is wrong and what is accepted, for example ``"bot spec
+    'ismcts:iterations=abc': iterations must be an integer, got 'abc'"``.
+    """
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: given the acting seat's view, choose one of its legal actions.
+
+    Implementations must return an action that is legal in the view
+    (:func:`cuckoo_rules.legal_actions` accepts the view) and should be deterministic
+    given their own seed: no global random state.
+    """
+
+    def choose(self, view: PlayerView) -> Action:
+        """Return the action to take.
+
+        Args:
+            view: What the acting seat sees; ``view.viewer == view.current_player``.
+
+        Returns:
+            One of ``legal_actions(view)``.
+        """
+        ...
+
+
+def check_view(view: object) -> PlayerView:
+    """Check that ``view`` is the view of the seat to act, and return it.
+
+    Bots call this first, so that passing a state (or a view of another seat) fails
+    loudly instead of leaking hidden information.
+
+    Raises:
+        BotError: If ``view`` is not a :class:`~cuckoo_rules.PlayerView`, or it is not
+            the acting seat's view of a game in progress.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> check_view(observe(state, state.current_player)).viewer == state.current_player
+        True
+        >>> check_view(state)
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.bots.base.BotError: a bot is given a PlayerView, not GameState
+    """
+    if not isinstance(view, PlayerView):
+        raise BotError(f"a bot is given a PlayerView, not {type(view).__name__}")
+    if not view.is_my_turn or view.hand is None:
+        raise BotError(
+            f"a bot is given the view of the seat to act (player {view.current_player}), "
+            f"not of {'a spectator' if view.viewer is None else f'player {view.viewer}'}"
+            + (" after the game is over" if view.is_over else "")
+        )
+    return view
+
+
+def _rng_of(bot: RandomBot) -> random.Random:
+    return random.Random(bot.seed)
+
+
+@attrs.frozen
+class RandomBot:
+    """Chooses uniformly at random among the legal actions.
+
+    Attributes:
+        seed: Seeds the bot's own :class:`random.Random`.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> view = observe(state, state.current_player)
+        >>> RandomBot(seed=5).choose(view) in legal_actions(view)
+        True
+    """
+
+    seed: int = 0
+    _rng: random.Random = attrs.field(
+        init=False, repr=False, eq=False, default=attrs.Factory(_rng_of, takes_self=True)
+    )
+
+    def choose(self, view: PlayerView) -> Action:
+        """Return a legal action of ``view`` chosen uniformly at random."""
+        return self._rng.choice(legal_actions(check_view(view)))

@@ -1,0 +1,353 @@
+"""A one-ply heuristic bot: :class:`GreedyBot`, and the evaluation it is built on.
+
+The heuristic looks one decision ahead. Everything it uses is public or the bot's own
+hand, so it works from the :class:`~cuckoo_rules.PlayerView` alone.
+
+**Collection value** :func:`collection_value`. A winning collection is worth
+:data:`WIN_VALUE`. Otherwise the bot measures how far it is from each win condition, in
+flocks: the two-triples route needs ``6 - (min(a, 3) + min(b, 3))`` more birds for its
+two best species ``a`` and ``b``, at about 1.6 birds a flock; the seven-species route
+needs one flock per missing species. The nearer route counts ten points a flock, the
+other two, and every card in the collection one more (the tie-break when the cards run
+out is the collection size).
+
+**Hand value** :func:`hand_value`. The sum, over the species in hand, of what flying
+them home would add to the collection value: 80% of it for a flock the hand already
+holds (two birds for a big flock; a small flock also earns part of the way to a big
+one), and ``0.5 * (held / small flock) ** 2`` of a one-bird flock for a partial one.
+The values depend only on the collection, so they are tabulated once per collection
+(:func:`potential_table`), which keeps the bot (and the search built on it) fast.
+
+**Decisions.**
+
+- *Lay*: for each legal lay, the cards it captures are computed exactly from the public
+  rows. The score is the hand value after the lay (laid cards gone, captured cards
+  added) minus the hand value before, minus a *feeding* penalty: the growth, in the row
+  laid on, of the best capture the next player could make, weighted by the chance that
+  player holds the species needed (certain when the cards were seen entering their hand,
+  otherwise estimated from the unseen cards and their hand size). A lay that empties the
+  hand ends the round: it scores the cards the other players lose.
+- *Draw*: take the two cards when the expected gain in hand value is positive, which is
+  nearly always; with an empty hand, decline and so end the round when the other
+  players hold more than :attr:`GreedyBot.end_round_threshold` cards in all.
+- *Flock*: fly home the flock that best advances the win conditions: the largest gain
+  in collection value, plus a little of the change in hand value (ties: fewer cards
+  discarded); pass only when every flock would lose value.
+
+Ties between equally scored actions are broken at random with the bot's own
+:class:`random.Random`, so two greedy bots with different seeds play differently.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import attrs
+
+from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
+from ..cards import NUM_SPECIES, SPECIES, Species
+from ..engine import has_won, legal_actions
+from ..state import Counts, Row
+from ..views import PlayerView, unseen_cards
+from .base import check_view
+
+__all__ = [
+    "WIN_VALUE",
+    "GreedyBot",
+    "captured_by",
+    "collection_value",
+    "hand_value",
+    "potential_table",
+]
+
+WIN_VALUE = 1000.0
+"""The collection value of a winning collection."""
+
+_SMALL = tuple(s.small_flock for s in SPECIES)
+_BIG = tuple(s.big_flock for s in SPECIES)
+
+
+def collection_value(collection: Counts) -> float:
+    """Return how good a collection is: progress towards a win, plus its size.
+
+    Example:
+        >>> collection_value((3, 0, 3, 0, 0, 0, 0, 0))
+        1000.0
+        >>> collection_value((2, 0, 1, 0, 0, 0, 0, 0)) > collection_value((1, 0, 1, 0, 0, 0, 0, 0))
+        True
+    """
+    if has_won(collection):
+        return WIN_VALUE
+    first = second = 0
+    species = 0
+    size = 0
+    for count in collection:
+        if count:
+            species += 1
+            size += count
+            capped = 3 if count > 3 else count
+            if capped > first:
+                first, second = capped, first
+            elif capped > second:
+                second = capped
+    triples = (6 - first - second) / 1.6
+    seven = 7 - species
+    near, far = (triples, seven) if triples < seven else (seven, triples)
+    return -10.0 * near - 2.0 * far + size
+
+
+def _with(counts: Counts, index: int, add: int) -> Counts:
+    changed = list(counts)
+    changed[index] += add
+    return tuple(changed)
+
+
+_MAX_HELD = 24  # more than any species has copies
+
+
+@functools.lru_cache(maxsize=4096)
+def potential_table(collection: Counts) -> tuple[tuple[float, ...], ...]:
+    """Return ``table[i][held]``: the flock potential of ``held`` cards of species ``i``.
+
+    A hand's value is the sum of its species' entries (:func:`hand_value`); the table
+    depends only on the collection, so it is computed once per collection (cached).
+    """
+    base = collection_value(collection)
+    table: list[tuple[float, ...]] = []
+    for i in range(NUM_SPECIES):
+        one = collection_value(_with(collection, i, 1)) - base
+        two = collection_value(_with(collection, i, 2)) - base
+        small, big = _SMALL[i], _BIG[i]
+        row = [0.0] * (_MAX_HELD + 1)
+        for held in range(1, _MAX_HELD + 1):
+            if held >= big:
+                row[held] = 0.8 * two
+            elif held >= small:
+                row[held] = 0.8 * one + 0.2 * (held - small + 1) / (big - small + 1) * (two - one)
+            else:
+                fraction = held / small
+                row[held] = 0.5 * fraction * fraction * one
+        table.append(tuple(row))
+    return tuple(table)
+
+
+def hand_value(hand: Counts, collection: Counts) -> float:
+    """Return the flock potential of a hand for a collection.
+
+    Each species in hand counts for what flying it home would add to the collection
+    value: most of it for a flock the hand already holds (two birds for a big flock),
+    and a fraction growing as ``(held / small flock) ** 2`` for a partial one.
+
+    Example:
+        >>> collection = (1, 0, 0, 0, 0, 0, 0, 0)
+        >>> hand_value((3, 0, 0, 0, 0, 0, 0, 0), collection) > hand_value(
+        ...     (1, 0, 0, 0, 0, 0, 0, 0), collection)
+        True
+    """
+    table = potential_table(collection)
+    return sum(table[i][held] for i, held in enumerate(hand) if held)
+
+
+def captured_by(row: Row, species: Species, side: Side) -> tuple[Species, ...] | None:
+    """Return the cards a lay of ``species`` at ``side`` of ``row`` captures.
+
+    Returns:
+        The captured cards (possibly none, when the nearest bird of the species is the
+        end card), or ``None`` when the species is not in the row.
+
+    Example:
+        >>> from cuckoo_rules import Species as S
+        >>> captured_by((S.OWL, S.DUCK, S.ROBIN), S.ROBIN, Side.LEFT)
+        (Species.OWL, Species.DUCK)
+        >>> captured_by((S.OWL, S.DUCK), S.ROBIN, Side.LEFT) is None
+        True
+    """
+    if species not in row:
+        return None
+    if side is Side.LEFT:
+        return row[: row.index(species)]
+    last = len(row) - 1 - row[::-1].index(species)
+    return row[last + 1 :]
+
+
+def _holding_chances(view: PlayerView, seat: int) -> tuple[float, ...]:
+    """For each species, the chance (as the viewer estimates it) that ``seat`` holds one."""
+    known = view.known_hands[seat]
+    hidden = view.hand_sizes[seat] - sum(known)
+    unseen = unseen_cards(view)
+    total = sum(unseen)
+    chances: list[float] = []
+    for i in range(NUM_SPECIES):
+        if known[i]:
+            chances.append(1.0)
+        elif hidden <= 0 or total <= 0 or not unseen[i]:
+            chances.append(0.0)
+        else:
+            miss = 1.0
+            for j in range(min(hidden, total)):
+                miss *= max(0.0, (total - unseen[i] - j) / (total - j))
+            chances.append(1.0 - miss)
+    return tuple(chances)
+
+
+def _best_capture(row: Row, chances: tuple[float, ...]) -> float:
+    """The expected size of the best capture another seat could make on ``row``."""
+    length = len(row)
+    first: dict[Species, int] = {}
+    last: dict[Species, int] = {}
+    for position, card in enumerate(row):
+        if card not in first:
+            first[card] = position
+        last[card] = position
+    if len(first) < 2:
+        return 0.0
+    best = 0.0
+    for card, position in first.items():
+        size = max(position, length - 1 - last[card])
+        expected = chances[card.index] * size
+        if expected > best:
+            best = expected
+    return best
+
+
+def _rng_of(bot: GreedyBot) -> random.Random:
+    return random.Random(bot.seed)
+
+
+@attrs.frozen
+class GreedyBot:
+    """A one-ply heuristic player (see the module documentation for the heuristic).
+
+    Attributes:
+        seed: Seeds the bot's own :class:`random.Random`, used to break ties.
+        feed_weight: Points lost per card of capture the lay opens up for the next
+            player (weighted by the chance they can take it).
+        end_round_threshold: With an empty hand after a lay, decline the draw (ending
+            the round) when the other players hold more cards than this in all.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> view = observe(state, state.current_player)
+        >>> GreedyBot(seed=5).choose(view) in legal_actions(view)
+        True
+    """
+
+    seed: int = 0
+    feed_weight: float = 1.0
+    end_round_threshold: int = 3
+    _rng: random.Random = attrs.field(
+        init=False, repr=False, eq=False, default=attrs.Factory(_rng_of, takes_self=True)
+    )
+
+    def choose(self, view: PlayerView) -> Action:
+        """Return the legal action of ``view`` with the best heuristic score."""
+        check_view(view)
+        return self._rng.choice(self.best_actions(view))
+
+    def best_actions(self, view: PlayerView) -> list[Action]:
+        """Return every legal action of ``view`` that has the best score (ties)."""
+        scored = self.scores(view)
+        top = max(item[1] for item in scored)
+        return [action for action, score in scored if score >= top - 1e-9]
+
+    def scores(self, view: PlayerView) -> list[tuple[Action, float]]:
+        """Return each legal action of the acting seat's ``view`` with its score.
+
+        Raises:
+            BotError: If ``view`` is not the acting seat's view.
+        """
+        check_view(view)
+        assert view.hand is not None
+        actions = legal_actions(view)
+        phase = view.phase
+        if phase is Phase.LAY:
+            return self._score_lays(view, view.hand, actions)
+        if phase is Phase.DRAW:
+            return self._score_draw(view, view.hand)
+        return self._score_flocks(view, view.hand, actions)
+
+    def _score_lays(
+        self, view: PlayerView, hand: Counts, actions: tuple[Action, ...]
+    ) -> list[tuple[Action, float]]:
+        me = view.current_player
+        table = potential_table(view.collections[me])
+        following = (me + 1) % view.num_players
+        chances = _holding_chances(view, following)
+        others = sum(view.hand_sizes) - sum(hand)
+        cards_in_hand = sum(hand)
+        threat = [_best_capture(row, chances) for row in view.rows]
+        scored: list[tuple[Action, float]] = []
+        for action in actions:
+            assert isinstance(action, Lay)
+            species, row_index = action.species, action.row
+            si = species.index
+            row = view.rows[row_index]
+            held = hand[si]
+            captured = captured_by(row, species, action.side)
+            score = -table[si][held]
+            laid = (species,) * held
+            if captured:
+                taken = [0] * NUM_SPECIES
+                for card in captured:
+                    taken[card.index] += 1
+                for i, count in enumerate(taken):
+                    if count:
+                        score += table[i][hand[i] + count] - table[i][hand[i]]
+                if action.side is Side.LEFT:
+                    new_row = laid + row[len(captured) :]
+                else:
+                    new_row = row[: len(row) - len(captured)] + laid
+                if new_row.count(species) == len(new_row):
+                    new_row = ()  # refilled with cards nobody knows yet
+            else:
+                new_row = laid + row if action.side is Side.LEFT else row + laid
+                if held == cards_in_hand:
+                    score += 0.5 * others  # the round ends: the others lose their hands
+            growth = _best_capture(new_row, chances) - threat[row_index]
+            if growth > 0:
+                score -= self.feed_weight * growth
+            scored.append((action, score))
+        return scored
+
+    def _score_draw(self, view: PlayerView, hand: Counts) -> list[tuple[Action, float]]:
+        me = view.current_player
+        if not any(hand):
+            others = sum(view.hand_sizes) - sum(hand)
+            end_round = others > self.end_round_threshold
+            return [(DRAW, 0.0 if end_round else 1.0), (PASS, 1.0 if end_round else 0.0)]
+        collection = view.collections[me]
+        before = hand_value(hand, collection)
+        unseen = unseen_cards(view)
+        total = sum(unseen)
+        gain = 0.0
+        if total:
+            for i in range(NUM_SPECIES):
+                if unseen[i]:
+                    gain += unseen[i] / total * (hand_value(_with(hand, i, 1), collection) - before)
+        return [(DRAW, 2.0 * gain), (PASS, 0.0)]
+
+    def _score_flocks(
+        self, view: PlayerView, hand: Counts, actions: tuple[Action, ...]
+    ) -> list[tuple[Action, float]]:
+        collection = view.collections[view.current_player]
+        before = hand_value(hand, collection)
+        scored: list[tuple[Action, float]] = []
+        for action in actions:
+            if isinstance(action, FlyHome):
+                i = action.species.index
+                held = hand[i]
+                birds = 2 if held >= _BIG[i] else 1
+                after_collection = _with(collection, i, birds)
+                after_hand = _with(hand, i, -held)
+                score = (
+                    collection_value(after_collection)
+                    - collection_value(collection)
+                    + 0.3 * (hand_value(after_hand, after_collection) - before)
+                    - 0.01 * (held - birds)
+                )
+                scored.append((action, score))
+            else:
+                scored.append((action, 0.0))
+        return scored

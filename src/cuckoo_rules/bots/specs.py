@@ -1,0 +1,185 @@
+"""Bot specifications: ``"greedy"``, ``"ismcts:iterations=300"``, ``"ismcts:seconds=0.1"``.
+
+A specification is a bot kind, optionally followed by parameters, each introduced by a
+colon: ``KIND[:NAME=VALUE[:NAME=VALUE...]]``, for example
+``ismcts:iterations=500:exploration=0.5``. The kinds and their parameters are listed in
+:data:`BOT_KINDS`; the seed is not a parameter, since whoever plays the games (such as
+the tournament runner) gives each bot its own seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from .base import Bot, BotError, BotSpecError, RandomBot
+from .greedy import GreedyBot
+from .ismcts import IsmctsBot
+
+__all__ = ["BOT_KINDS", "BotKind", "BotSpec", "make_bot", "parse_bot_spec", "parse_bot_specs"]
+
+
+@attrs.frozen
+class BotKind:
+    """A kind of bot that a specification can name.
+
+    Attributes:
+        name: The kind's name in specifications (``"greedy"``).
+        factory: Builds the bot from a seed and keyword parameters.
+        parameters: Each parameter's name and type (``int`` or ``float``).
+        summary: One line for help texts.
+    """
+
+    name: str
+    factory: Callable[..., Bot]
+    parameters: Mapping[str, type]
+    summary: str
+
+
+BOT_KINDS: Mapping[str, BotKind] = MappingProxyType(
+    {
+        "random": BotKind("random", RandomBot, MappingProxyType({}), "uniform over legal actions"),
+        "greedy": BotKind(
+            "greedy",
+            GreedyBot,
+            MappingProxyType({"feed_weight": float, "end_round_threshold": int}),
+            "one-ply heuristic",
+        ),
+        "ismcts": BotKind(
+            "ismcts",
+            IsmctsBot,
+            MappingProxyType(
+                {
+                    "iterations": int,
+                    "seconds": float,
+                    "exploration": float,
+                    "rollout_turns": int,
+                    "temperature": float,
+                    "widening": float,
+                }
+            ),
+            "information set Monte Carlo tree search",
+        ),
+    }
+)
+"""The bot kinds a specification can name, by name."""
+
+
+@attrs.frozen
+class BotSpec:
+    """A parsed bot specification: a kind and its parameters.
+
+    Build one with :func:`parse_bot_spec`; :meth:`build` makes a bot with a given seed.
+    Specifications are plain values, so they can be sent to worker processes.
+
+    Attributes:
+        kind: The bot kind, a key of :data:`BOT_KINDS`.
+        params: The parameters, as ``(name, value)`` pairs in the order given.
+        text: The specification as written (whitespace around it removed).
+    """
+
+    kind: str
+    params: tuple[tuple[str, int | float], ...] = ()
+    text: str = attrs.field(default="")
+
+    def build(self, seed: int) -> Bot:
+        """Return a new bot of this specification, seeded with ``seed``.
+
+        Raises:
+            BotSpecError: If a parameter value is out of range for the bot.
+        """
+        kind = BOT_KINDS.get(self.kind)
+        if kind is None:
+            raise BotSpecError(f"bot spec {self.text or self.kind!r}: {_unknown_kind(self.kind)}")
+        try:
+            return kind.factory(seed=seed, **dict(self.params))
+        except BotError as error:
+            raise BotSpecError(f"bot spec {self.text or self.kind!r}: {error}") from None
+
+
+def _unknown_kind(kind: str) -> str:
+    return f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})"
+
+
+def _convert(name: str, value: str, kind: type, spec: str) -> int | float:
+    try:
+        return int(value) if kind is int else float(value)
+    except ValueError:
+        expected = "an integer" if kind is int else "a number"
+        raise BotSpecError(f"bot spec {spec!r}: {name} must be {expected}, got {value!r}") from None
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """Parse one bot specification, such as ``"ismcts:iterations=300"``.
+
+    The bot is built once (with seed 0) to check the parameter values.
+
+    Raises:
+        BotSpecError: If the kind is unknown, a parameter is unknown, repeated, not of
+            the form ``NAME=VALUE`` or of the wrong type, or a value is out of range.
+
+    Example:
+        >>> parse_bot_spec("ismcts:iterations=300").params
+        (('iterations', 300),)
+        >>> parse_bot_spec("greedy:depth=2")
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:depth=2': unknown parameter ...
+    """
+    if not isinstance(text, str):
+        raise BotSpecError(f"bot spec: expected a string, got {text!r}")
+    spec = text.strip()
+    if not spec:
+        raise BotSpecError(f"bot spec {text!r}: empty (expected one of {', '.join(BOT_KINDS)})")
+    name, *items = spec.split(":")
+    kind = BOT_KINDS.get(name)
+    if kind is None:
+        raise BotSpecError(f"bot spec {spec!r}: {_unknown_kind(name)}")
+    params: dict[str, Any] = {}
+    for item in items:
+        key, equals, value = item.partition("=")
+        if not equals or not key or not value:
+            raise BotSpecError(f"bot spec {spec!r}: expected NAME=VALUE after ':', got {item!r}")
+        if key not in kind.parameters:
+            takes = ", ".join(kind.parameters) or "no parameters"
+            raise BotSpecError(
+                f"bot spec {spec!r}: unknown parameter {key!r} for {name} (it takes {takes})"
+            )
+        if key in params:
+            raise BotSpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
+        params[key] = _convert(key, value, kind.parameters[key], spec)
+    parsed = BotSpec(name, tuple(params.items()), spec)
+    parsed.build(0)
+    return parsed
+
+
+def parse_bot_specs(text: str) -> tuple[BotSpec, ...]:
+    """Parse a comma-separated list of bot specifications (``"greedy,random"``).
+
+    Raises:
+        BotSpecError: If the list is empty or a specification is malformed.
+
+    Example:
+        >>> [spec.kind for spec in parse_bot_specs("greedy, ismcts:iterations=50")]
+        ['greedy', 'ismcts']
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise BotSpecError(f"bots: expected a comma-separated list of bot specs, got {text!r}")
+    return tuple(parse_bot_spec(item) for item in text.split(","))
+
+
+def make_bot(spec: str | BotSpec, seed: int) -> Bot:
+    """Return a new bot from a specification (text or parsed) and a seed.
+
+    Raises:
+        BotSpecError: If the specification is malformed.
+
+    Example:
+        >>> make_bot("greedy", seed=3)
+        GreedyBot(seed=3, feed_weight=1.0, end_round_threshold=3)
+    """
+    parsed = parse_bot_spec(spec) if isinstance(spec, str) else spec
+    return parsed.build(seed)

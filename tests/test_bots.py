@@ -1,0 +1,365 @@
+"""Tests of the bots and of ``play_game``: fair play, legality, determinism, records."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Iterator
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cuckoo_rules as cr
+from cuckoo_rules import bots
+from tests.builders import build
+
+# Every rule variant, one at a time, and all the non-defaults together.
+VARIANTS: tuple[dict[str, object], ...] = (
+    {},
+    {"initial_row_length": 4},
+    {"setup_duplicates_to": "draw_pile"},
+    {"optional_draw_if_adjacent": False},
+    {"round_end_timing": "immediate"},
+    {"exhaustion_counts_discard": False},
+    {"next_round_first_player": "left_of_round_ender"},
+    {"always_prompt_flock": True},
+    {
+        "initial_row_length": 4,
+        "setup_duplicates_to": "draw_pile",
+        "optional_draw_if_adjacent": False,
+        "round_end_timing": "immediate",
+        "exhaustion_counts_discard": False,
+        "next_round_first_player": "left_of_round_ender",
+        "always_prompt_flock": True,
+    },
+)
+
+
+def small_bots(seed: int) -> list[cr.Bot]:
+    """One bot of each kind, with a tiny search budget."""
+    return [
+        cr.RandomBot(seed=seed),
+        cr.GreedyBot(seed=seed + 1),
+        cr.IsmctsBot(seed=seed + 2, iterations=8),
+    ]
+
+
+@attrs.define
+class Spy:
+    """Wraps a bot and keeps every argument it was given."""
+
+    bot: cr.Bot
+    seen: list[object] = attrs.field(factory=list)
+
+    def choose(self, view: cr.PlayerView) -> cr.Action:
+        self.seen.append(view)
+        return self.bot.choose(view)
+
+
+def reachable(root: object, limit: int = 100_000) -> Iterator[object]:
+    """Every object reachable from ``root`` through references (breadth first)."""
+    seen = {id(root)}
+    queue = [root]
+    while queue and len(seen) < limit:
+        obj = queue.pop()
+        yield obj
+        for ref in gc.get_referents(obj):
+            if id(ref) not in seen and not isinstance(ref, type):
+                seen.add(id(ref))
+                queue.append(ref)
+
+
+# --------------------------------------------------------------------------- fair play
+
+
+@pytest.mark.parametrize("make", [cr.RandomBot, cr.GreedyBot, lambda seed: cr.IsmctsBot(seed, 6)])
+def test_bots_are_given_views_that_reach_no_state(make: object) -> None:
+    assert callable(make)
+    spies = [Spy(make(1)), Spy(make(2))]
+    cr.play_game(cr.GameOptions(num_players=2), 5, spies)
+    for seat, spy in enumerate(spies):
+        assert spy.seen
+        for view in spy.seen:
+            assert type(view) is cr.PlayerView
+            assert view.viewer == seat == view.current_player
+            assert not any(isinstance(obj, cr.GameState) for obj in reachable(view))
+
+
+def test_a_bot_refuses_a_state_or_another_seats_view() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 4)
+    other = (state.current_player + 1) % 3
+    for bot in small_bots(0):
+        with pytest.raises(cr.BotError, match="PlayerView, not GameState"):
+            bot.choose(state)  # type: ignore[arg-type]
+        with pytest.raises(cr.BotError, match=f"not of player {other}"):
+            bot.choose(cr.observe(state, other))
+        with pytest.raises(cr.BotError, match="not of a spectator"):
+            bot.choose(cr.observe(state, None))
+
+
+def test_bots_satisfy_the_protocol() -> None:
+    for bot in small_bots(0):
+        assert isinstance(bot, cr.Bot)
+
+
+# --------------------------------------------------------------------------- legality
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(v) or "defaults")
+def test_every_bot_plays_legal_games_under_every_option(
+    players: int, variant: dict[str, object]
+) -> None:
+    options = cr.GameOptions(num_players=players, **variant)  # type: ignore[arg-type]
+    seed = 17 * players + len(variant)
+    kinds = small_bots(seed)
+    seated = [kinds[(seat + seed) % 3] for seat in range(players)]
+    played = cr.play_game(options, seed, seated)  # raises BotError on an illegal choice
+    assert played.final_state.is_over
+    assert sum(played.decisions) == len(played.record.actions)
+
+
+@given(
+    players=st.integers(2, 5),
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 2**64 - 1),
+    moves=st.integers(0, 120),
+)
+def test_every_bot_returns_a_legal_action_in_random_states(
+    players: int, variant: dict[str, object], seed: int, moves: int
+) -> None:
+    options = cr.GameOptions(num_players=players, **variant)  # type: ignore[arg-type]
+    state = cr.new_game(options, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            return
+        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+    if state.is_over:
+        return
+    view = cr.observe(state, state.current_player)
+    legal = cr.legal_actions(state)
+    for bot in small_bots(seed % 1000):
+        assert bot.choose(view) in legal
+
+
+def test_play_game_names_the_seat_of_an_illegal_choice() -> None:
+    class Cheat:
+        def choose(self, view: cr.PlayerView) -> cr.Action:
+            return cr.Draw()
+
+    with pytest.raises(cr.BotError, match=r"seat \d \(cheat\) chose an illegal action: Draw\(\)"):
+        cr.play_game(cr.GameOptions(num_players=2), 1, [Cheat(), Cheat()], names=["cheat"] * 2)
+
+
+def test_play_game_checks_the_number_of_bots_and_names() -> None:
+    options = cr.GameOptions(num_players=3)
+    with pytest.raises(cr.BotError, match="expected 3 bots"):
+        cr.play_game(options, 1, [cr.RandomBot(), cr.RandomBot()])
+    with pytest.raises(cr.BotError, match="expected 3 strings"):
+        cr.play_game(options, 1, [cr.RandomBot()] * 3, names=["a", "b"])
+
+
+def test_play_game_gives_up_on_an_endless_game() -> None:
+    with pytest.raises(cr.BotError, match="did not end within 3 turns"):
+        cr.play_game(
+            cr.GameOptions(num_players=2), 1, [cr.RandomBot(), cr.RandomBot()], max_turns=3
+        )
+
+
+# --------------------------------------------------------------------------- determinism, records
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_same_seeds_play_the_same_game(players: int) -> None:
+    options = cr.GameOptions(num_players=players)
+
+    def play() -> cr.PlayedGame:
+        return cr.play_game(options, 99, [small_bots(seat)[seat % 3] for seat in range(players)])
+
+    first, second = play(), play()
+    assert first == second
+    assert first.record == second.record
+    other = cr.play_game(options, 99, [cr.RandomBot(seed=50 + s) for s in range(players)])
+    assert other.record != first.record
+
+
+def test_records_replay_to_the_final_state() -> None:
+    options = cr.GameOptions(num_players=3)
+    played = cr.play_game(options, 8, small_bots(8), names=["r", "g", "i"], event="test")
+    assert cr.final_state(played.record) == played.final_state
+    assert cr.check_record(played.record) == played.final_state
+    states = list(cr.replay(played.record))
+    assert states[-1] == played.final_state
+    assert len(states) == len(played.record.actions) + 1
+    assert played.record.metadata.players == ("r", "g", "i")
+    assert played.record.metadata.result == cr.GameResult(played.winners)
+    assert played.winners == played.final_state.winners
+    assert (played.turns, played.rounds) == (played.final_state.turn, played.final_state.round)
+    assert cr.loads_record(cr.dumps_record(played.record)) == played.record
+
+
+def test_bot_seeds_change_the_play() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=2), 3)
+    view = cr.observe(state, state.current_player)
+    choices = {cr.RandomBot(seed=s).choose(view) for s in range(30)}
+    assert len(choices) > 1
+    assert cr.IsmctsBot(seed=4, iterations=30).choose(view) == cr.IsmctsBot(
+        seed=4, iterations=30
+    ).choose(view)
+
+
+# --------------------------------------------------------------------------- greedy heuristic
+
+
+def test_collection_value_rewards_progress_and_wins() -> None:
+    empty = (0,) * 8
+    assert bots.collection_value((3, 3, 0, 0, 0, 0, 0, 0)) == bots.WIN_VALUE
+    assert bots.collection_value((1, 1, 1, 1, 1, 1, 1, 0)) > bots.collection_value(
+        (1, 1, 1, 1, 1, 1, 0, 0)
+    )
+    assert bots.collection_value((2, 0, 0, 0, 0, 0, 0, 0)) > bots.collection_value(
+        (1, 0, 0, 0, 0, 0, 0, 0)
+    )
+    assert bots.hand_value(empty, empty) == 0
+
+
+def test_greedy_takes_the_capture_that_makes_a_flock_and_flies_it() -> None:
+    # Two flamingos in hand: laying the owl on the left of row 0 captures a third one.
+    state = build(
+        rows=[
+            "flamingo owl toucan",
+            "duck parrot magpie",
+            "reed_warbler robin duck",
+            "parrot toucan duck",
+        ],
+        hands=[{"flamingo": 1, "owl": 1, "robin": 1}, {"magpie": 3}],
+        collections=[{"owl": 1}, {"duck": 1}],
+    )
+    view = cr.observe(state, 0)
+    bot = cr.GreedyBot(seed=0)
+    assert bot.choose(view) == cr.Lay(cr.Species.OWL, 0, cr.Side.LEFT)
+    after = cr.apply(state, cr.Lay(cr.Species.OWL, 0, cr.Side.LEFT))
+    assert after.phase is cr.Phase.FLOCK
+    assert bot.choose(cr.observe(after, 0)) == cr.FlyHome(cr.Species.FLAMINGO)
+
+
+def test_greedy_takes_the_draw_with_cards_in_hand() -> None:
+    state = build(phase="draw", hands=[{"owl": 1}, {"duck": 3}])
+    assert cr.GreedyBot().choose(cr.observe(state, 0)) == cr.Draw()
+
+
+def test_greedy_ends_the_round_when_the_others_hold_many_cards() -> None:
+    state = build(phase="draw", hands=[{}, {"duck": 3, "robin": 4}])
+    assert cr.GreedyBot().choose(cr.observe(state, 0)) == cr.Pass()
+
+
+def test_greedy_avoids_feeding_the_next_player() -> None:
+    # The next player is known to hold a robin: laying the magpie next to the robins of
+    # row 2 would hand them the magpie and everything beside it.
+    state = build(
+        rows=[
+            "flamingo owl toucan",
+            "duck parrot magpie",
+            "robin robin duck",
+            "parrot toucan duck",
+        ],
+        hands=[{"magpie": 1, "owl": 1}, {"robin": 1}],
+        known_hands=[{}, {"robin": 1}],
+    )
+    scores = dict(cr.GreedyBot().scores(cr.observe(state, 0)))
+    assert (
+        scores[cr.Lay(cr.Species.MAGPIE, 2, cr.Side.RIGHT)]
+        < scores[cr.Lay(cr.Species.MAGPIE, 2, cr.Side.LEFT)]
+    )
+
+
+# --------------------------------------------------------------------------- ismcts
+
+
+def test_ismcts_budget_by_time() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=2), 3)
+    view = cr.observe(state, state.current_player)
+    assert cr.IsmctsBot(seed=1, seconds=0.01).choose(view) in cr.legal_actions(view)
+    assert cr.IsmctsBot().iteration_budget == cr.bots.DEFAULT_ITERATIONS
+    assert cr.IsmctsBot(seconds=0.5).iteration_budget is None
+
+
+def test_ismcts_search_visits_within_the_budget() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 11)
+    view = cr.observe(state, state.current_player)
+    root = cr.IsmctsBot(seed=2, iterations=40).search(view)
+    assert sum(child.visits for child in root.children.values()) == 40
+    legal = set(cr.legal_actions(view))
+    assert all(child.action in legal for child in root.children.values())
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"iterations": 0}, "iterations must be a positive integer"),
+        ({"seconds": -1.0}, "seconds must be a positive number"),
+        ({"exploration": -0.1}, "exploration must be a non-negative number"),
+        ({"rollout_turns": -2}, "rollout_turns must be -1"),
+        ({"temperature": 0.0}, "temperature must be a positive number"),
+        ({"widening": -1.0}, "widening must be a non-negative number"),
+    ],
+)
+def test_ismcts_rejects_bad_parameters(params: dict[str, float], message: str) -> None:
+    with pytest.raises(cr.BotError, match=message):
+        cr.IsmctsBot(**params)  # type: ignore[arg-type]
+
+
+def test_ismcts_rollouts_to_the_end_of_the_game() -> None:
+    played = cr.play_game(
+        cr.GameOptions(num_players=2),
+        3,
+        [cr.IsmctsBot(seed=1, iterations=4, rollout_turns=-1), cr.RandomBot(seed=2)],
+    )
+    assert played.final_state.is_over
+
+
+# --------------------------------------------------------------------------- specs
+
+
+def test_specs_parse_and_build() -> None:
+    spec = cr.parse_bot_spec(" ismcts:iterations=300:exploration=0.5 ")
+    assert spec == cr.BotSpec("ismcts", (("iterations", 300), ("exploration", 0.5)), spec.text)
+    assert spec.text == "ismcts:iterations=300:exploration=0.5"
+    bot = spec.build(7)
+    assert bot == cr.IsmctsBot(seed=7, iterations=300, exploration=0.5)
+    assert cr.make_bot("greedy:feed_weight=2", 1) == cr.GreedyBot(seed=1, feed_weight=2.0)
+    assert cr.make_bot(cr.parse_bot_spec("random"), 3) == cr.RandomBot(seed=3)
+    assert [s.kind for s in cr.parse_bot_specs("greedy,random,ismcts:seconds=0.1")] == [
+        "greedy",
+        "random",
+        "ismcts",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("alphazero", "unknown bot 'alphazero' \\(choose from random, greedy, ismcts\\)"),
+        ("greedy:depth=2", "unknown parameter 'depth' for greedy"),
+        ("random:seed=2", "unknown parameter 'seed' for random \\(it takes no parameters\\)"),
+        ("ismcts:iterations", "expected NAME=VALUE"),
+        ("ismcts:iterations=abc", "iterations must be an integer, got 'abc'"),
+        ("ismcts:seconds=fast", "seconds must be a number"),
+        ("ismcts:iterations=0", "iterations must be a positive integer"),
+        ("ismcts:iterations=5:iterations=6", "given twice"),
+    ],
+)
+def test_bad_specs_are_rejected_with_a_clear_message(text: str, message: str) -> None:
+    with pytest.raises(cr.BotSpecError, match=message):
+        cr.parse_bot_spec(text)
+
+
+def test_a_bad_spec_list_is_rejected() -> None:
+    with pytest.raises(cr.BotSpecError, match="comma-separated"):
+        cr.parse_bot_specs(" ")
+    with pytest.raises(cr.BotSpecError, match="empty"):
+        cr.parse_bot_specs("greedy,,random")
