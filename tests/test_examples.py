@@ -1,0 +1,330 @@
+"""Run every program in ``examples/`` and every example of the documentation pages.
+
+Each example runs as a subprocess with the interpreter running the tests and small
+arguments; its output is checked against the engine. The HTTP server is also exercised
+in a thread with real requests on 127.0.0.1 only, and the documentation pages in
+``docs/`` are run as doctests, so that the tutorial and the other guides stay true.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import random
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import cuckoo_rules as cr
+from cuckoo_rules.bots import RandomBot, play_game
+
+from .conftest import ROOT
+
+EXAMPLES = ROOT / "examples"
+DOCS = ROOT / "docs"
+TIMEOUT = 120  # seconds, for any one example
+
+# Pages written by other means: their examples are checked where they come from.
+NOT_DOCTESTED = {"performance.md", "changelog.md"}
+
+
+def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
+    """Run ``examples/<name>`` with ``args``; check it succeeds and return its output."""
+    completed = subprocess.run(
+        [sys.executable, str(EXAMPLES / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        cwd=cwd,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    return completed.stdout
+
+
+def load_example(name: str) -> ModuleType:
+    """Import ``examples/<name>.py`` as a module (it is a script, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclass-like machinery looks modules up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_example_is_tested() -> None:
+    source = Path(__file__).read_text(encoding="utf-8")
+    for path in EXAMPLES.glob("*.py"):
+        assert f'"{path.name}"' in source or f'"{path.stem}"' in source, path.name
+
+
+# --------------------------------------------------------------------------- random_game
+
+
+def test_random_game_prints_the_game_the_engine_plays() -> None:
+    out = run_example("random_game.py", "--players", "2", "--seed", "3")
+    lines = out.splitlines()
+    state = cr.new_game(cr.GameOptions(num_players=2), 3)
+    rng = random.Random(3)
+    expected = [f"2 players, seed 3; seat {state.dealer} deals and starts"]
+    while not state.is_over:
+        action = rng.choice(cr.legal_actions(state))
+        expected.append(
+            f"turn {state.turn:3}  seat {state.current_player}  {cr.format_action(action)}"
+        )
+        state = cr.apply(state, action)
+    assert lines[: len(expected)] == expected
+    assert lines[len(expected)] == f"game over after {state.round} rounds and {state.turn} turns"
+    assert lines[-1] == "winners: " + ", ".join(f"seat {seat}" for seat in state.winners)
+    assert run_example("random_game.py", "--players", "2", "--seed", "3") == out
+
+
+# --------------------------------------------------------------------------- custom_bot
+
+
+def test_custom_bot_plays_legal_games_and_reports_every_game() -> None:
+    out = run_example("custom_bot.py", "--games", "6")
+    wins = {m[0]: float(m[1]) for m in re.findall(r"^(\w+) +won ([\d.]+) of 6 games$", out, re.M)}
+    assert set(wins) == {"CaptureBot", "RandomBot"}
+    assert sum(wins.values()) == pytest.approx(6)
+
+
+def test_custom_bot_uses_only_the_view() -> None:
+    capture_bot: Any = load_example("custom_bot").CaptureBot
+    for seed in range(4):
+        # play_game gives each bot only its view, and raises on an illegal action.
+        played = play_game(
+            cr.GameOptions(num_players=3), seed, [capture_bot(), *map(RandomBot, (1, 2))]
+        )
+        assert played.final_state.is_over
+        assert cr.final_state(played.record) == played.final_state
+
+
+def test_custom_bot_capture_count_matches_the_engine() -> None:
+    captured: Any = load_example("custom_bot").captured
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)
+    for action in cr.legal_actions(state):
+        assert isinstance(action, cr.Lay)
+        _, events = cr.step(state, action)
+        taken = sum(len(e.cards) for e in events if isinstance(e, cr.Captured))
+        assert captured(state.rows[action.row], action) == taken, action
+
+
+# --------------------------------------------------------------------------- tournament
+
+
+def test_tournament_plays_every_deal_from_both_seats() -> None:
+    out = run_example("tournament.py", "--deals", "3", "--workers", "2")
+    assert out.splitlines()[0] == "6 games (3 deals, each from both seats)"
+    rates = re.findall(r"^(\w+) +win rate +([\d.]+)%", out, re.M)
+    assert [name for name, _ in rates] == ["Collector", "Specialist"]
+    assert sum(float(rate) for _, rate in rates) == pytest.approx(100, abs=0.2)
+
+
+# --------------------------------------------------------------------------- replay_record
+
+
+def test_replay_record_makes_and_replays_a_record(tmp_path: Path) -> None:
+    out = run_example("replay_record.py", "--make", "game.json", cwd=tmp_path)
+    record = cr.loads_record((tmp_path / "game.json").read_text(encoding="utf-8"))
+    final = cr.check_record(record)
+    assert out.splitlines()[0] == f"wrote game.json: {len(record.actions)} actions"
+    assert f"replayed {len(record.actions)} actions; final collections:" in out
+    assert f"winners {list(final.winners)}" in out
+    # A spectator is told how many cards were drawn, never which.
+    assert re.search(r"draws [a-z]", out) is None
+    as_seat = run_example("replay_record.py", "game.json", "--seat", "0", cwd=tmp_path)
+    drawn_by_me = re.findall(r"seat 0 draws ([a-z_ ]+)$", as_seat, re.M)
+    drawn_by_other = re.findall(r"seat 1 draws (.+)$", as_seat, re.M)
+    assert all(not text.endswith("cards") for text in drawn_by_me)
+    assert all(re.fullmatch(r"\d cards", text) for text in drawn_by_other)
+
+
+# --------------------------------------------------------------------------- http_server
+
+
+Json = Any
+
+
+def request(url: str, token: str | None = None, body: Json = None) -> tuple[int, Json]:
+    """Send a GET (or a POST with a JSON body); return the status and the JSON answer."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode("utf-8")
+    req = urllib.request.Request(url, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.load(error)
+
+
+@pytest.fixture
+def server() -> Iterator[Any]:
+    """The example server for a 2-player game, seed 7, on a free port of 127.0.0.1."""
+    http_server = load_example("http_server")
+    options = cr.GameOptions(num_players=2)
+    game_server = http_server.make_server(options, 7, port=0, tokens=["ann", "bob"])
+    thread = threading.Thread(target=game_server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield game_server
+    finally:
+        game_server.shutdown()
+        game_server.server_close()
+        thread.join(timeout=10)
+
+
+def base_url(game_server: Any) -> str:
+    host, port = game_server.server_address[:2]
+    assert host == "127.0.0.1"
+    return f"http://{host}:{port}"
+
+
+def test_http_server_shows_each_seat_its_view(server: Any) -> None:
+    url = base_url(server)
+    state = cr.new_game(cr.GameOptions(num_players=2), 7)
+    for token, seat in (("ann", 0), ("bob", 1), (None, None)):
+        status, game = request(f"{url}/game", token)
+        assert status == 200
+        assert game["view"] == cr.encode_view(cr.observe(state, seat))
+        assert game["events"] == []
+        assert game["next_event"] == 0
+        expected = cr.legal_actions(state) if seat == state.current_player else ()
+        assert game["legal_actions"] == [cr.encode_action(a) for a in expected]
+    status, game = request(f"{url}/game?token=bob")
+    assert status == 200
+    assert game["view"]["viewer"] == 1
+
+
+def test_http_server_errors(server: Any) -> None:
+    url = base_url(server)
+    state = cr.new_game(cr.GameOptions(num_players=2), 7)
+    me = ["ann", "bob"][state.current_player]
+    other = ["ann", "bob"][1 - state.current_player]
+    lay = cr.encode_action(cr.legal_actions(state)[0])
+    assert request(f"{url}/nowhere")[0] == 404
+    assert request(f"{url}/game", "eve")[0] == 401
+    assert request(f"{url}/game?since=x", me)[0] == 400
+    assert request(f"{url}/action", other, lay) == (403, {"error": "it is not your turn"})
+    assert request(f"{url}/action", None, lay)[0] == 403
+    assert request(f"{url}/action", me, {"type": "fly"})[0] == 400
+    assert request(f"{url}/action", me, ["draw"])[0] == 400
+    status, answer = request(f"{url}/action", me, {"type": "draw"})
+    assert status == 409
+    assert "a turn starts by laying birds" in answer["error"]
+    assert server.table.state == state  # nothing was played
+
+
+def test_http_server_plays_a_whole_game_without_leaking(server: Any) -> None:
+    url = base_url(server)
+    tokens = ["ann", "bob"]
+    rng = random.Random(5)
+    seen: list[list[Json]] = [[], []]  # the events each seat was shown
+    since = [0, 0]
+    moves = 0
+    while True:
+        games = []
+        for seat, token in enumerate(tokens):
+            status, game = request(f"{url}/game?since={since[seat]}", token)
+            assert status == 200
+            seen[seat] += game["events"]
+            since[seat] = game["next_event"]
+            games.append(game)
+        if games[0]["view"]["phase"] == "game_over":
+            break
+        seat = games[0]["view"]["current_player"]
+        assert games[1 - seat]["legal_actions"] == []
+        action = rng.choice(games[seat]["legal_actions"])
+        status, game = request(f"{url}/action?since={since[seat]}", tokens[seat], action)
+        assert status == 200
+        seen[seat] += game["events"]
+        since[seat] = game["next_event"]
+        moves += 1
+        assert moves < 2000
+    final = server.table.state
+    assert final.is_over
+    assert games[0]["view"]["winners"] == list(final.winners)
+    for seat in (0, 1):
+        assert len(seen[seat]) == len(server.table.events)
+        assert seen[seat] == [
+            cr.encode_event(e) for e in cr.visible_events(server.table.events, seat)
+        ]
+        for event in seen[seat]:  # nothing hidden from this seat was sent to it
+            if event["type"] == "drew" and event["player"] != seat:
+                assert event["cards"] is None
+            if event["type"] in ("dealt", "round_ended"):
+                assert all(h is None for s, h in enumerate(event["hands"]) if s != seat)
+    assert any(e["type"] == "drew" for e in seen[0])
+
+
+def test_http_server_and_clients_as_programs() -> None:
+    server = subprocess.Popen(
+        [sys.executable, str(EXAMPLES / "http_server.py"), "--port", "0", "--seed", "7"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        match = re.fullmatch(r"serving on (http://127\.0\.0\.1:\d+)/game \(seed 7\)\n", first)
+        assert match, first
+        url = match.group(1)
+        tokens = [server.stdout.readline().split()[-1] for _ in range(2)]
+        clients = [
+            subprocess.Popen(
+                [sys.executable, str(EXAMPLES / "http_client.py"), url, token, "--seed", str(i)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for i, token in enumerate(tokens)
+        ]
+        try:
+            outputs = [client.communicate(timeout=TIMEOUT) for client in clients]
+        finally:
+            for client in clients:
+                if client.poll() is None:
+                    client.kill()
+                    client.communicate()
+        winners = []
+        for seat, (client, (out, err)) in enumerate(zip(clients, outputs, strict=True)):
+            assert client.returncode == 0, err
+            last = out.splitlines()[-1]
+            match = re.fullmatch(rf"game over: winners (\[[\d, ]+\]); I was seat {seat}", last)
+            assert match, last
+            winners.append(json.loads(match.group(1)))
+        assert winners[0] == winners[1]
+        assert winners[0]
+    finally:
+        server.terminate()
+        server.communicate(timeout=TIMEOUT)
+
+
+# --------------------------------------------------------------------------- documentation
+
+
+def doc_pages() -> list[Path]:
+    return sorted(p for p in DOCS.rglob("*.md") if p.name not in NOT_DOCTESTED)
+
+
+@pytest.mark.parametrize("page", doc_pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_documentation_examples(page: Path) -> None:
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testfile(str(page), module_relative=False, optionflags=flags, verbose=False)
+    assert result.failed == 0, f"{result.failed} doctest failures in {page}"
