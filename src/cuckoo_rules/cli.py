@@ -4,6 +4,8 @@ Subcommands:
 
 - ``demo``: play a seeded game between random players and print it turn by turn.
 - ``tournament``: play many games between bots and print their win rates.
+- ``play``: play a game in the terminal against bots.
+- ``replay``: step through a saved game record.
 
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
 a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handler.
@@ -91,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_demo_command(commands)
     _add_tournament_command(commands)
+    _add_play_command(commands)
+    _add_replay_command(commands)
     return parser
 
 
@@ -469,6 +473,174 @@ def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
         ).rstrip()
 
     return [line(headers), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
+
+
+# --------------------------------------------------------------------------- play command
+
+
+def _add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Declare ``play`` and its arguments: players, seat, bots, seed, save, colour."""
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description=(
+            "Play CuBirds in the terminal against bots. The screen shows only what your "
+            "seat may see: the four rows, your hand, every collection with its progress "
+            "towards the two win conditions (7 species, or 2 species with 3 or more "
+            "birds), hand and pile sizes, and what the others just did. At each decision "
+            "type the number of an action or its notation (e.g. 'lay owl 2 left', 'draw', "
+            "'fly owl', 'pass'); 'q' or Ctrl-D leaves (offering to save), Ctrl-C too. "
+            "Species are abbreviated to three letters (a key is printed). Colour is off "
+            "with --no-color, with the NO_COLOR environment variable, or when the output "
+            "is not a terminal."
+        ),
+        epilog=f"example: {PROG} play --players 3 --seat 0 --bots greedy,ismcts --seed 7",
+    )
+    play.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        metavar="N",
+        help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
+    )
+    play.add_argument(
+        "--seat", type=int, default=0, metavar="K", help="your seat, from 0 (default: 0)"
+    )
+    play.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="SPECS",
+        help=(
+            "the opponents' bot specs in seat order, comma-separated, one per opponent or "
+            "one for all: KIND[:NAME=VALUE...], e.g. 'greedy,ismcts:iterations=50' "
+            "(kinds: " + ", ".join(bots.BOT_KINDS) + "; default: %(default)s)"
+        ),
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed of the game, 0 to 2**64 - 1 (default: a random seed, printed for replay)",
+    )
+    play.add_argument(
+        "--save",
+        metavar="PATH",
+        help="write the game record (JSON) to this file when the game ends or you leave",
+    )
+    play.add_argument("--no-color", action="store_true", help="do not colour the species")
+    _add_option_arguments(play)
+    play.set_defaults(handler=_run_play, command_parser=play)
+
+
+def _play_bots(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, n: int, seed: int
+) -> list[cr.Bot | None]:
+    """Build one bot per opponent seat (``None`` at the human's seat)."""
+    seat: int = args.seat
+    if not 0 <= seat < n:
+        parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
+    try:
+        specs = list(bots.parse_bot_specs(args.bots))
+    except bots.BotSpecError as error:
+        parser.error(f"argument --bots: {error}")
+    if len(specs) == 1:
+        specs *= n - 1
+    if len(specs) != n - 1:
+        parser.error(f"argument --bots: {len(specs)} bots for {n - 1} opponents")
+    players: list[cr.Bot | None] = [bots.make_bot(spec, seed + i) for i, spec in enumerate(specs)]
+    players.insert(seat, None)
+    return players
+
+
+def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play a game in the terminal; Ctrl-C leaves without a traceback."""
+    from . import terminal
+
+    chosen_seed: int | None = args.seed
+    if chosen_seed is not None and not 0 <= chosen_seed < SEED_LIMIT:
+        parser.error(f"argument --seed: {chosen_seed} is not in 0..2**64 - 1")
+    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
+    try:
+        options = _options_from_args(args)
+    except cr.InvalidOptionsError as error:
+        parser.error(_option_message(error))
+    players = _play_bots(args, parser, options.num_players, seed % (SEED_LIMIT - 10))
+    names = [
+        "you" if bot is None else spec
+        for bot, spec in zip(players, _spec_names(args.bots, players), strict=True)
+    ]
+    console = terminal.Console(
+        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
+    )
+    print(f"Seed {seed}; you are player {args.seat}. Type q to leave.")
+    try:
+        terminal.play_interactive(
+            options, seed, args.seat, players, console, names=names, save=args.save
+        )
+    except KeyboardInterrupt:
+        print("\nInterrupted: you leave the game.")
+        return 130
+    return 0
+
+
+def _spec_names(text: str, players: Sequence[cr.Bot | None]) -> list[str]:
+    """The name of each seat's bot spec (``""`` for the human), for the screen."""
+    specs = [spec.text or spec.kind for spec in bots.parse_bot_specs(text)]
+    if len(specs) == 1:
+        specs *= len(players) - 1
+    names = iter(specs)
+    return ["" if bot is None else next(names) for bot in players]
+
+
+# --------------------------------------------------------------------------- replay command
+
+
+def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Declare ``replay`` and its arguments: the record, the seat and colour."""
+    replay = commands.add_parser(
+        "replay",
+        help="step through a saved game record",
+        description=(
+            "Step through a game record (as written by 'play --save') move by move, from "
+            "one seat's view or, without --seat, as a spectator who sees no hand. Press "
+            "Enter for the next move, 'b' then Enter to go back, 'q' or Ctrl-D to leave."
+        ),
+        epilog=f"example: {PROG} replay game.json --seat 0",
+    )
+    replay.add_argument("record", metavar="PATH", help="the game record (JSON)")
+    replay.add_argument(
+        "--seat", type=int, metavar="K", help="watch from this seat (default: spectator)"
+    )
+    replay.add_argument("--no-color", action="store_true", help="do not colour the species")
+    replay.set_defaults(handler=_run_replay, command_parser=replay)
+
+
+def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Step through a record; an unreadable record is an error, Ctrl-C leaves quietly."""
+    from . import terminal
+
+    try:
+        with open(args.record, encoding="utf-8") as source:
+            record = cr.load_record(source)
+    except (OSError, cr.DecodeError) as error:
+        print(f"{PROG} replay: cannot read {args.record}: {error}", file=sys.stderr)
+        return 1
+    seat: int | None = args.seat
+    n = record.options.num_players
+    if seat is not None and not 0 <= seat < n:
+        parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
+    console = terminal.Console(
+        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
+    )
+    try:
+        terminal.replay_interactive(record, seat, console)
+    except cr.RecordError as error:
+        print(f"{PROG} replay: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print()
+        return 130
+    return 0
 
 
 # --------------------------------------------------------------------------- narration
