@@ -31,6 +31,7 @@ import cuckoo_rules as cr
 from . import bots
 from .options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
 from .rng import SEED_LIMIT
+from .terminal import describe_event
 
 __all__ = [
     "build_parser",
@@ -51,8 +52,6 @@ Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 
 _DEFAULTS = cr.GameOptions(num_players=3)
 """The option defaults shown by ``--help`` (and the default player count)."""
-
-_TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 # --------------------------------------------------------------------------- entry point
@@ -650,7 +649,7 @@ def describe_setup(state: cr.GameState) -> list[str]:
     """Describe a freshly dealt game: options, dealer, rows, collections, piles."""
     lines = [
         f"CuBirds, {state.num_players} players. Options: {_describe_options(state.options)}",
-        f"Player {state.dealer} deals {cr.HAND_SIZE} cards to each player.",
+        f"P{state.dealer} deals {cr.HAND_SIZE} cards to each player.",
         *_row_lines(state.rows),
         "Collections:",
         *_collection_lines(state),
@@ -667,8 +666,10 @@ def describe_events(events: Sequence[cr.Event], after: cr.GameState) -> list[str
         after: The state the step led to (rows and collections are shown as they are now).
 
     Returns:
-        The lines of narration; the end of the game is left to :func:`describe_game_over`.
+        The lines of narration, as a spectator may see them (drawn cards stay hidden);
+        the end of the game is left to :func:`describe_game_over`.
     """
+    events = cr.visible_events(events, None)
     lines: list[str] = []
     for index, event in enumerate(events):
         following = events[index + 1] if index + 1 < len(events) else None
@@ -677,62 +678,32 @@ def describe_events(events: Sequence[cr.Event], after: cr.GameState) -> list[str
 
 
 def _describe_event(event: cr.Event, following: cr.Event | None, after: cr.GameState) -> list[str]:
-    """Describe one event; ``following`` is the next event of the step, if any."""
-    if isinstance(event, cr.Laid):
-        lay = (
-            f"  Player {event.player} lays {event.count} {_TIMES} {event.species.value} "
-            f"on the {event.side.value} of row {event.row}"
-        )
-        if isinstance(following, cr.Captured):
-            return [f"{lay}, captures {_cards(following.cards)}."]
-        return [f"{lay}.", *_row_lines(after.rows, event.row)]
-    if isinstance(event, cr.Captured):
-        if isinstance(following, cr.RowRefilled | cr.Reshuffled):
-            return []
-        return _row_lines(after.rows, event.row)
-    if isinstance(event, cr.RowRefilled):
-        return [
-            f"  Row {event.row} is refilled with {_cards(event.cards)}.",
-            *_row_lines(after.rows, event.row),
-        ]
-    if isinstance(event, cr.Drew):
-        return [f"  Player {event.player} draws {_plural(event.count, 'card')}."]
-    if isinstance(event, cr.DeclinedDraw):
-        return [f"  Player {event.player} declines the draw."]
-    if isinstance(event, cr.FlewHome):
-        return [
-            f"  Player {event.player} flies {event.revealed} {_TIMES} {event.species.value} "
-            f"home: {event.kept} to the collection, {event.revealed - event.kept} discarded. "
-            f"Collection: {_collection(after.collections[event.player])}."
-        ]
-    if isinstance(event, cr.DeclinedFlock):
-        return [f"  Player {event.player} flies no flock home."]
-    if isinstance(event, cr.Reshuffled):
-        return ["  The discard pile is shuffled into a new draw pile."]
-    if isinstance(event, cr.RoundEnded):
-        return [
-            f"Round {event.round} ends: player {event.player} has no cards left; "
-            "the hands are discarded."
-        ]
-    if isinstance(event, cr.Dealt):
-        return [
-            f"Round {event.round}: player {event.dealer} deals {cr.HAND_SIZE} cards to each "
-            f"player; player {after.current_player} starts."
-        ]
+    """Describe one event (phrased by :func:`cuckoo_rules.terminal.describe_event`).
+
+    The demo adds what a spectator would look at next: the row after a lay is complete,
+    the collection after a flock, the header of each new turn, and why the cards ran out.
+    """
     if isinstance(event, cr.TurnStarted):
         return [_turn_header(after)]
-    if isinstance(event, cr.GameOver) and event.reason == "most_cards":
-        return [_describe_exhaustion(after)]
-    return []
+    if isinstance(event, cr.GameOver):
+        return [_describe_exhaustion(after)] if event.reason == "most_cards" else []
+    indent = "" if isinstance(event, cr.RoundEnded | cr.Dealt) else "  "
+    lines = [indent + line for line in describe_event(event)]
+    row_done = not isinstance(following, cr.Captured | cr.RowRefilled | cr.Reshuffled)
+    if isinstance(event, cr.Laid | cr.Captured | cr.RowRefilled) and row_done:
+        lines += _row_lines(after.rows, event.row)
+    if isinstance(event, cr.FlewHome):
+        lines.append(f"    collection: {_collection(after.collections[event.player])}")
+    return lines
 
 
 def describe_game_over(state: cr.GameState) -> list[str]:
     """Describe the end of a game: who won, why, and every final collection."""
-    seats = [str(seat) for seat in state.winners]
+    seats = [f"P{seat}" for seat in state.winners]
     if len(seats) == 1:
-        names, verb = f"player {seats[0]}", "wins"
+        names, verb = seats[0], "wins"
     else:
-        names, verb = f"players {', '.join(seats[:-1])} and {seats[-1]}", "share the victory"
+        names, verb = f"{', '.join(seats[:-1])} and {seats[-1]}", "share the victory"
     return [
         f"Game over after {state.turn} turns and {state.round} rounds: "
         f"{names} {verb} ({_why_won(state)}).",
@@ -760,7 +731,7 @@ def _turn_header(state: cr.GameState) -> str:
     """The first line of a turn: its number, the player and their hand size."""
     p = state.current_player
     hand = _plural(state.hand_size(p), "card")
-    return f"Turn {state.turn} (round {state.round}): player {p}, {hand} in hand"
+    return f"Turn {state.turn} (round {state.round}): P{p}, {hand} in hand"
 
 
 def _why_won(state: cr.GameState) -> str:
@@ -800,7 +771,7 @@ def _row_lines(rows: Sequence[cr.Row], only: int | None = None) -> list[str]:
 def _collection_lines(state: cr.GameState) -> list[str]:
     """One line per seat with its collection and its size."""
     return [
-        f"    player {seat}: {_collection(counts)} ({_plural(sum(counts), 'card')})"
+        f"    P{seat}: {_collection(counts)} ({_plural(sum(counts), 'card')})"
         for seat, counts in enumerate(state.collections)
     ]
 

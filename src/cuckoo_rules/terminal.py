@@ -49,6 +49,7 @@ __all__ = [
     "Console",
     "color_enabled",
     "describe_action",
+    "describe_event",
     "narrate",
     "parse_choice",
     "play_interactive",
@@ -265,12 +266,24 @@ def narrate(
     """
     lines: list[str] = []
     for event in visible_events(events, viewer):
-        lines += _narrate_event(event, viewer, names)
+        lines += describe_event(event, viewer, names)
     return lines
 
 
-def _narrate_event(event: Event, viewer: int | None, names: Sequence[str] | None) -> list[str]:
-    """Describe one event (an empty list for bookkeeping events)."""
+def describe_event(
+    event: Event, viewer: int | None = None, names: Sequence[str] | None = None
+) -> list[str]:
+    """Describe one event in English, as ``viewer`` would read it (``None``: a spectator).
+
+    The viewer's own seat is "you"; others are ``P1`` (followed by their name from
+    ``names``). Bookkeeping events (turn starts and ends, a declined flock) give no line.
+    Redact the event first (:func:`~cuckoo_rules.visible_events`) for a seat.
+
+    Example:
+        >>> from cuckoo_rules import Laid, Side, Species
+        >>> describe_event(Laid(2, Species.DUCK, 3, 1, Side.LEFT))
+        ['P2 lays 3 duck on the left of row 1.']
+    """
 
     def who(seat: int, verb: str = "") -> str:
         name = _seat_name(seat, viewer, names)
