@@ -19,7 +19,7 @@ from ..engine import legal_actions
 from ..errors import CuckooError
 from ..views import PlayerView
 
-__all__ = ["Bot", "BotError", "BotSpecError", "RandomBot", "check_view"]
+__all__ = ["Bot", "BotError", "BotSpecError", "RandomBot", "check_view", "own_rng"]
 
 
 class BotError(CuckooError, ValueError):
@@ -90,7 +90,15 @@ def check_view(view: object) -> PlayerView:
     return view
 
 
-def _rng_of(bot: RandomBot) -> random.Random:
+class _Seeded(Protocol):
+    seed: int
+
+
+def own_rng(bot: _Seeded) -> random.Random:
+    """The bot's own random generator, seeded from its ``seed`` (no global random state).
+
+    Bots use it as ``attrs.Factory(own_rng, takes_self=True)``.
+    """
     return random.Random(bot.seed)
 
 
@@ -111,7 +119,7 @@ class RandomBot:
 
     seed: int = 0
     _rng: random.Random = attrs.field(
-        init=False, repr=False, eq=False, default=attrs.Factory(_rng_of, takes_self=True)
+        init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
 
     def choose(self, view: PlayerView) -> Action:

@@ -50,7 +50,7 @@ from ..cards import NUM_SPECIES, SPECIES, Species
 from ..engine import has_won, legal_actions
 from ..state import Counts, Row
 from ..views import PlayerView, unseen_cards
-from .base import check_view
+from .base import check_view, own_rng
 
 __all__ = [
     "WIN_VALUE",
@@ -211,10 +211,6 @@ def _best_capture(row: Row, chances: tuple[float, ...]) -> float:
     return best
 
 
-def _rng_of(bot: GreedyBot) -> random.Random:
-    return random.Random(bot.seed)
-
-
 @attrs.frozen
 class GreedyBot:
     """A one-ply heuristic player (see the module documentation for the heuristic).
@@ -238,7 +234,7 @@ class GreedyBot:
     feed_weight: float = 1.0
     end_round_threshold: int = 3
     _rng: random.Random = attrs.field(
-        init=False, repr=False, eq=False, default=attrs.Factory(_rng_of, takes_self=True)
+        init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
 
     def choose(self, view: PlayerView) -> Action:

@@ -66,7 +66,7 @@ from ..cards import NUM_SPECIES, SPECIES
 from ..engine import apply, legal_actions
 from ..state import GameState
 from ..views import PlayerView, determinize
-from .base import BotError, check_view
+from .base import BotError, check_view, own_rng
 from .greedy import GreedyBot, collection_value, potential_table
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
@@ -104,10 +104,6 @@ _INDEX = {id(action): index for index, action in enumerate(ALL_ACTIONS)}
 def _index(action: Action) -> int:
     index = _INDEX.get(id(action))
     return action_id(action) if index is None else index
-
-
-def _rng_of(bot: IsmctsBot) -> random.Random:
-    return random.Random(bot.seed)
 
 
 def _check_budget(bot: IsmctsBot) -> None:
@@ -171,7 +167,7 @@ class IsmctsBot:
     temperature: float = 10.0
     widening: float = 0.5
     _rng: random.Random = attrs.field(
-        init=False, repr=False, eq=False, default=attrs.Factory(_rng_of, takes_self=True)
+        init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
 
     def __attrs_post_init__(self) -> None:
