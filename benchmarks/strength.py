@@ -35,23 +35,15 @@ from pathlib import Path
 import cuckoo_rules as cr
 from cuckoo_rules import bots
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from playouts import cpu_model  # (a sibling script)
+
 MATCHES = {
     "greedy": (2, ("greedy", "random"), 400, 0.90),
     "ismcts2": (2, ("ismcts", "greedy"), 200, 0.60),
     "ismcts4": (4, ("ismcts", "greedy", "greedy", "greedy"), 200, 0.35),
 }
 """name: (players, entrants (the first is measured), games, target win rate)."""
-
-
-def cpu_model() -> str:
-    """The CPU model from /proc/cpuinfo, else what :mod:`platform` knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown CPU"
 
 
 def machine() -> str:
