@@ -71,6 +71,10 @@ def can_fly_home(hand: Counts) -> bool:
     return any(map(operator.ge, hand, _SMALL))  # at C speed: this runs on every turn
 
 
+def _rows_repr(rows: tuple[Row, ...]) -> str:
+    return "[" + ", ".join("[" + " ".join(s.value for s in row) + "]" for row in rows) + "]"
+
+
 def _counts_repr(counts: Counts) -> str:
     inner = ", ".join(f"{s.value}: {n}" for s, n in counts_to_dict(counts).items())
     return "{" + inner + "}"
@@ -148,13 +152,12 @@ class GameState:
         return sum(self.collections[player])
 
     def __repr__(self) -> str:
-        rows = ", ".join("[" + " ".join(s.value for s in row) + "]" for row in self.rows)
         hands = ", ".join(_counts_repr(h) for h in self.hands)
         collections = ", ".join(_counts_repr(c) for c in self.collections)
         return (
             f"<GameState players={self.num_players} seed={self.seed} round={self.round} "
             f"turn={self.turn} phase={self.phase.value} current_player={self.current_player} "
-            f"dealer={self.dealer} winners={list(self.winners)} rows=[{rows}] "
+            f"dealer={self.dealer} winners={list(self.winners)} rows={_rows_repr(self.rows)} "
             f"hands=[{hands}] collections=[{collections}] draw_pile={len(self.draw_pile)} "
             f"discard_pile={sum(self.discard_pile)}>"
         )

@@ -20,7 +20,15 @@ from .cards import NUM_SPECIES, SPECIES, Species
 from .errors import InvalidOptionsError, ViewError
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle
-from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home, counts_to_dict
+from .state import (
+    EMPTY_COUNTS,
+    Counts,
+    GameState,
+    Row,
+    _counts_repr,
+    _rows_repr,
+    can_fly_home,
+)
 
 __all__ = ["PlayerView", "determinize", "flock_possible", "observe", "unseen_cards"]
 
@@ -81,18 +89,13 @@ class PlayerView:
         return self.viewer == self.current_player and self.phase is not Phase.GAME_OVER
 
     def __repr__(self) -> str:
-        rows = ", ".join("[" + " ".join(s.value for s in row) + "]" for row in self.rows)
-        hand = "hidden" if self.hand is None else _counts_text(self.hand)
+        hand = "hidden" if self.hand is None else _counts_repr(self.hand)
         return (
             f"<PlayerView viewer={self.viewer} round={self.round} turn={self.turn} "
-            f"phase={self.phase.value} current_player={self.current_player} rows=[{rows}] "
-            f"hand={hand} hand_sizes={list(self.hand_sizes)} "
+            f"phase={self.phase.value} current_player={self.current_player} "
+            f"rows={_rows_repr(self.rows)} hand={hand} hand_sizes={list(self.hand_sizes)} "
             f"draw_pile={self.draw_pile_size} discard_pile={self.discard_pile_size}>"
         )
-
-
-def _counts_text(counts: Counts) -> str:
-    return "{" + ", ".join(f"{s.value}: {n}" for s, n in counts_to_dict(counts).items()) + "}"
 
 
 def observe(state: GameState, player: int | None) -> PlayerView:
