@@ -90,6 +90,13 @@ from .events import (
     visible_events,
 )
 from .notation import format_action, parse_action
+from .observation import (
+    ObservationField,
+    encode_observation,
+    observation_field,
+    observation_layout,
+    observation_size,
+)
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .records import (
     RECORD_FORMAT,
@@ -155,6 +162,7 @@ __all__ = [
     "Laid",
     "Lay",
     "Metadata",
+    "ObservationField",
     "Pass",
     "Phase",
     "PlayedGame",
@@ -194,6 +202,7 @@ __all__ = [
     "encode_action",
     "encode_counts",
     "encode_event",
+    "encode_observation",
     "encode_record",
     "encode_state",
     "encode_view",
@@ -208,6 +217,9 @@ __all__ = [
     "loads_record",
     "make_bot",
     "new_game",
+    "observation_field",
+    "observation_layout",
+    "observation_size",
     "observe",
     "parse_action",
     "parse_bot_spec",
