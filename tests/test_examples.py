@@ -328,3 +328,17 @@ def test_documentation_examples(page: Path) -> None:
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     result = doctest.testfile(str(page), module_relative=False, optionflags=flags, verbose=False)
     assert result.failed == 0, f"{result.failed} doctest failures in {page}"
+
+
+# --------------------------------------------------------------------------- research adapters
+
+
+def test_pettingzoo_random_game_rewards_sum_to_one() -> None:
+    lines = run_example("pettingzoo_random_game.py", "--players", "3", "--seed", "3").splitlines()
+    assert lines[0].startswith("3 players, seed 3:")
+    assert sum(float(line.split()[-1]) for line in lines[1:]) == pytest.approx(1)
+
+
+def test_gymnasium_random_agent_prints_the_mean() -> None:
+    out = run_example("gymnasium_random_agent.py", "--episodes", "3", "--seed", "2")
+    assert out.splitlines()[-1].startswith("mean reward over 3 episodes: ")

@@ -14,24 +14,22 @@ canonical order (flamingo, owl, toucan, duck, parrot, magpie, reed warbler, robi
 The layout, field by field (``P`` is the number of players; every value is a count or a
 0/1 flag; :func:`observation_layout` gives the same table as data):
 
-============================  ======  ====  ==================================================
-field                         offset  size  meaning
-============================  ======  ====  ==================================================
-``phase``                     0       4     one-hot: lay, draw, flock, game over
-``hand``                      4       8     the viewer's hand, per species (zeros: spectator)
-``unseen``                    12      8     cards the viewer cannot locate, per species
-``draw_pile_size``            20      1     cards in the draw pile
-``discard_pile_size``         21      1     cards in the discard pile
-``row[r].length``             22+25r  1     cards in row ``r`` (``r`` = 0..3)
-``row[r].count``              23+25r  8     cards of each species in row ``r``
-``row[r].capture_left``       31+25r  8     cards laying that species on the left captures
-``row[r].capture_right``      39+25r  8     cards laying that species on the right captures
-``seat[k].to_act``            122+19k 1     1 if seat ``viewer + k`` is to act
-``seat[k].winner``            123+19k 1     1 if seat ``viewer + k`` has won
-``seat[k].hand_size``         124+19k 1     cards in that seat's hand
-``seat[k].known_hand``        125+19k 8     cards of that hand everybody has seen enter it
-``seat[k].collection``        133+19k 8     that seat's collection
-============================  ======  ====  ==================================================
+| field | offset | size | meaning |
+|---|---|---|---|
+| ``phase`` | 0 | 4 | one-hot: lay, draw, flock, game over |
+| ``hand`` | 4 | 8 | the viewer's hand, per species (zeros: spectator) |
+| ``unseen`` | 12 | 8 | cards the viewer cannot locate, per species |
+| ``draw_pile_size`` | 20 | 1 | cards in the draw pile |
+| ``discard_pile_size`` | 21 | 1 | cards in the discard pile |
+| ``row[r].length`` | 22+25r | 1 | cards in row ``r`` (``r`` = 0..3) |
+| ``row[r].count`` | 23+25r | 8 | cards of each species in row ``r`` |
+| ``row[r].capture_left`` | 31+25r | 8 | cards laying that species on the left captures |
+| ``row[r].capture_right`` | 39+25r | 8 | cards laying that species on the right captures |
+| ``seat[k].to_act`` | 122+19k | 1 | 1 if seat ``viewer + k`` is to act |
+| ``seat[k].winner`` | 123+19k | 1 | 1 if seat ``viewer + k`` has won |
+| ``seat[k].hand_size`` | 124+19k | 1 | cards in that seat's hand |
+| ``seat[k].known_hand`` | 125+19k | 8 | cards of that hand everybody has seen enter it |
+| ``seat[k].collection`` | 133+19k | 8 | that seat's collection |
 
 The size is therefore ``122 + 19 * P``: 160 for two players, 217 for five. A capture
 count is 0 where the species is absent from the row (laying there captures nothing)

@@ -1,0 +1,161 @@
+"""Helpers shared by the research adapters; imports no optional dependency.
+
+Argument checks, action-id conversion, the reward split and the text rendering are the
+same in every adapter, so they live here once.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import SupportsIndex
+
+from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
+from ..errors import IllegalActionError, InvalidOptionsError
+from ..notation import format_action
+from ..options import GameOptions
+from ..rng import SEED_LIMIT
+from ..state import GameState
+from ..terminal import render_view
+from ..views import observe
+
+__all__ = [
+    "RENDER_MODES",
+    "action_index",
+    "agent_name",
+    "check_max_turns",
+    "check_render_mode",
+    "check_seed",
+    "describe_id",
+    "render_text",
+    "resolve_options",
+    "winner_shares",
+]
+
+RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+"""The render modes every adapter supports."""
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo-style name of a seat: ``"player_0"``, ``"player_1"``, ..."""
+    return f"player_{seat}"
+
+
+def resolve_options(num_players: int | None, options: GameOptions | None) -> GameOptions:
+    """Return the game options from ``num_players`` and/or ``options``.
+
+    ``options`` wins when given; ``num_players`` must then be ``None`` or agree with it.
+    With neither, a 2-player game with the default rules is played.
+
+    Raises:
+        InvalidOptionsError: If ``options`` is not a :class:`GameOptions`, the numbers of
+            players disagree, or ``num_players`` is not 2 to 5.
+    """
+    if options is None:
+        return GameOptions(num_players=2 if num_players is None else num_players)
+    if not isinstance(options, GameOptions):
+        raise InvalidOptionsError(f"options: expected GameOptions or None, got {options!r}")
+    if num_players is not None and num_players != options.num_players:
+        raise InvalidOptionsError(
+            f"num_players: {num_players!r} disagrees with options.num_players="
+            f"{options.num_players} (give one of them, or the same number)"
+        )
+    return options
+
+
+def check_render_mode(render_mode: object) -> str | None:
+    """Return ``render_mode`` if it is ``None``, ``"ansi"`` or ``"human"``.
+
+    Raises:
+        InvalidOptionsError: Otherwise.
+    """
+    if render_mode is None or (isinstance(render_mode, str) and render_mode in RENDER_MODES):
+        return render_mode
+    raise InvalidOptionsError(
+        f"render_mode: {render_mode!r} is not one of None, " + ", ".join(map(repr, RENDER_MODES))
+    )
+
+
+def check_max_turns(max_turns: object) -> int | None:
+    """Return ``max_turns`` if it is ``None`` or a positive integer.
+
+    Raises:
+        InvalidOptionsError: Otherwise.
+    """
+    if max_turns is None:
+        return None
+    if type(max_turns) is not int or max_turns < 1:
+        raise InvalidOptionsError(f"max_turns: expected None or an integer >= 1, got {max_turns!r}")
+    return max_turns
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a Python or NumPy integer (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:  # an array of more than one value, or of floats
+        return None
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` as an ``int`` if it is an integer in ``[0, 2**64)``.
+
+    NumPy integers are accepted; booleans are not.
+
+    Raises:
+        InvalidOptionsError: Otherwise.
+    """
+    value = _as_int(seed)
+    if value is None or not 0 <= value < SEED_LIMIT:
+        raise InvalidOptionsError(f"seed: {seed!r} is not None or an integer in [0, 2**64)")
+    return value
+
+
+def action_index(action: object) -> int:
+    """Return ``action`` as an action id, an ``int`` from 0 to 73.
+
+    Python and NumPy integers (``np.int64`` as sampled from a ``Discrete`` space, or a
+    0-dimensional integer array) are accepted; booleans, floats and ``None`` are not.
+
+    Raises:
+        IllegalActionError: If ``action`` is not an integer from 0 to 73.
+    """
+    value = _as_int(action)
+    if value is None or not 0 <= value < NUM_DISTINCT_ACTIONS:
+        raise IllegalActionError(
+            f"action {action!r} is not an action id (an integer from 0 to "
+            f"{NUM_DISTINCT_ACTIONS - 1}); see cuckoo_rules.action_from_id"
+        )
+    return value
+
+
+def describe_id(index: int) -> str:
+    """``12 (lay owl 2 left)``: an action id with its notation."""
+    return f"{index} ({format_action(action_from_id(index))})"
+
+
+def winner_shares(state: GameState) -> tuple[float, ...]:
+    """Each seat's share of the victory: ``1 / len(winners)`` for a winner, else 0.
+
+    All zeros while the game is not over.
+    """
+    winners = state.winners
+    if not winners:
+        return (0.0,) * state.num_players
+    share = 1.0 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(state.num_players))
+
+
+def render_text(state: GameState, seat: int, names: Sequence[str] | None = None) -> str:
+    """The terminal screen of ``seat``'s view of ``state``, one string with newlines.
+
+    A first line names the seat the screen is shown to; a last line gives the winners
+    once the game is over.
+    """
+    lines = [f"View of {agent_name(seat)} (seat {seat})"]
+    lines += render_view(observe(state, seat), names=names, color=False)
+    if state.is_over:
+        lines.append("Winners: " + ", ".join(agent_name(w) for w in state.winners))
+    return "\n".join(lines)

@@ -1,0 +1,379 @@
+"""A single-agent Gymnasium environment for CuBirds: one learner against bots.
+
+Install with ``pip install 'cuckoo-rules[gymnasium]'``. Importing this module registers
+the environment as ``"cuckoo_rules/CuBirds-v0"``, so either of these works::
+
+    import cuckoo_rules.envs.gymnasium
+    env = gymnasium.make("cuckoo_rules/CuBirds-v0", num_players=3, opponents="greedy")
+
+    env = gymnasium.make("cuckoo_rules.envs.gymnasium:cuckoo_rules/CuBirds-v0")
+
+The learner plays seat ``seat`` (0 by default); the other seats are played by bots built
+from specifications such as ``"greedy"``, ``"random"`` or ``"ismcts:iterations=200"``
+(:func:`~cuckoo_rules.make_bot`). The bots act on their own whenever it is their turn,
+so :meth:`~CuckooEnv.reset` and :meth:`~CuckooEnv.step` return only when the learner is to
+act or the episode has ended.
+
+**Observation**: :func:`~cuckoo_rules.encode_observation` of the learner's own
+:class:`~cuckoo_rules.PlayerView` as a ``float32`` array in ``Box(0, 110)`` of
+:func:`~cuckoo_rules.observation_size` values (seats relative to the learner; see
+:mod:`cuckoo_rules.observation`). It never shows another hand or the draw-pile order.
+
+**Action**: an action id of :func:`~cuckoo_rules.action_id`, ``Discrete(74)``. The legal
+ones are given as ``info["action_mask"]`` (an ``int8`` array of 74, all zeros once the
+episode has ended) after :meth:`~CuckooEnv.reset` and every :meth:`~CuckooEnv.step`,
+and by :meth:`~CuckooEnv.action_masks` (the convention of sb3-contrib's
+``MaskablePPO``).
+
+**Reward**: 0 on every step except the last; when the game ends, ``1 / len(winners)`` if
+the learner is among the winners (a victory shared by ``k`` seats is split), else 0.
+
+**Illegal actions** (an id in ``0..73`` that is not legal now) are handled as
+``illegal_action`` says:
+
+- ``"penalize"`` (the default): the episode ends at once (``terminated=True``) with
+  reward ``illegal_reward`` (-1.0 by default) and ``info["illegal_action"] = True``; the
+  game itself is left as it was. This is the default because Gymnasium's
+  :func:`~gymnasium.utils.env_checker.check_env` steps with unmasked random actions.
+- ``"raise"``: raise :class:`~cuckoo_rules.IllegalActionError`, leaving the environment
+  unchanged. Use it with masked agents to catch bugs early.
+
+An action that is not an id at all (``80``, ``-1``, ``1.5``) always raises
+:class:`~cuckoo_rules.IllegalActionError`; an illegal action is never replaced by a
+legal one.
+
+**Episode end**: the game always ends (``terminated``). With ``max_turns`` set, an
+episode still running after that many turns is truncated (``truncated``, reward 0).
+:meth:`~CuckooEnv.step` after the end raises :class:`gymnasium.error.ResetNeeded`.
+
+**Seeding**: ``reset(seed=s)`` deals exactly ``new_game(options, s)`` and seeds the
+environment's ``np_random``, from which every later ``reset()`` without a seed draws its
+deal. The bot of seat ``k`` gets the seed ``derive_seed(deal, 1, k)``
+(:func:`cuckoo_rules.bots.derive_seed`), so a seeded episode is reproducible whatever the
+bots (except an ``ismcts`` bot with a time budget). No global random state is used.
+
+**Rendering**: ``render_mode="ansi"`` makes :meth:`~CuckooEnv.render` return the terminal
+front end's screen (:func:`cuckoo_rules.terminal.render_view`) of the learner's view;
+``"human"`` prints it.
+
+Example:
+    >>> env = CuckooEnv(num_players=3, opponents="random")
+    >>> obs, info = env.reset(seed=5)
+    >>> obs.shape, info["action_mask"].shape
+    ((179,), (74,))
+    >>> terminated = truncated = False
+    >>> while not (terminated or truncated):
+    ...     action = int(info["action_mask"].nonzero()[0][0])
+    ...     obs, reward, terminated, truncated, info = env.step(action)
+    >>> reward == (1 / len(env.game_state.winners) if 0 in env.game_state.winners else 0)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from numpy.typing import NDArray
+
+from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
+from ..bots import Bot, BotError, BotSpec, derive_seed, make_bot, parse_bot_spec
+from ..cards import DECK_SIZE
+from ..engine import apply, legal_action_mask, new_game
+from ..errors import IllegalActionError, InvalidOptionsError
+from ..observation import encode_observation, observation_size
+from ..options import GameOptions
+from ..state import GameState
+from ..views import observe
+from ._common import (
+    RENDER_MODES,
+    action_index,
+    check_max_turns,
+    check_render_mode,
+    check_seed,
+    describe_id,
+    render_text,
+    resolve_options,
+    winner_shares,
+)
+
+__all__ = ["ENV_ID", "ILLEGAL_ACTION_MODES", "CuckooEnv"]
+
+ENV_ID = "cuckoo_rules/CuBirds-v0"
+"""The id the environment is registered under with :func:`gymnasium.register`."""
+
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("penalize", "raise")
+"""The accepted values of ``illegal_action``."""
+
+Action = int | np.integer[Any]
+"""An action id: a Python or NumPy integer from 0 to 73."""
+
+Observation = NDArray[np.float32]
+"""An observation vector."""
+
+
+def _opponent_specs(
+    opponents: str | BotSpec | Sequence[str | BotSpec], count: int
+) -> tuple[BotSpec, ...]:
+    """One parsed specification per opponent seat (``count`` of them)."""
+    items = [opponents] if isinstance(opponents, str | BotSpec) else list(opponents)
+    specs = tuple(parse_bot_spec(item) if isinstance(item, str) else item for item in items)
+    for spec in specs:
+        if not isinstance(spec, BotSpec):
+            raise InvalidOptionsError(
+                f"opponents: expected bot specs (strings or BotSpec), got {spec!r}"
+            )
+    if len(specs) == 1:
+        return specs * count
+    if len(specs) != count:
+        raise InvalidOptionsError(
+            f"opponents: expected one bot spec for all opponents or {count} "
+            f"(one per other seat), got {len(specs)}"
+        )
+    return specs
+
+
+class CuckooEnv(gymnasium.Env[Observation, Action]):
+    """One learner against bots (see the module docstring).
+
+    Args:
+        num_players: 2 to 5; defaults to 2, or to ``options.num_players``.
+        options: The rule variants; if given with ``num_players``, both must agree.
+        seat: The learner's seat, 0 to ``num_players - 1``.
+        opponents: One bot specification for every other seat, or one per other seat
+            in turn order after the learner (``opponents[0]`` plays seat
+            ``seat + 1``, and so on around the table).
+        illegal_action: ``"penalize"`` (default) or ``"raise"``, see the module
+            docstring.
+        illegal_reward: The reward of an illegal action under ``"penalize"``.
+        max_turns: If set, truncate an episode that has not ended after this many turns.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+
+    Raises:
+        InvalidOptionsError: If an argument is invalid (the message says which).
+        BotSpecError: If an opponent specification is malformed.
+
+    Attributes:
+        options: The game options.
+        seat: The learner's seat.
+        opponents: The bot specification of each seat (``None`` for the learner's).
+        illegal_action: How illegal actions are handled.
+        illegal_reward: The reward of an illegal action under ``"penalize"``.
+        max_turns: The turn limit, or ``None``.
+
+    Example:
+        >>> env = CuckooEnv(num_players=4, seat=2, opponents=["greedy", "random", "greedy"])
+        >>> [spec.kind if spec else "learner" for spec in env.opponents]
+        ['random', 'greedy', 'learner', 'greedy']
+    """
+
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        options: GameOptions | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | BotSpec | Sequence[str | BotSpec] = "greedy",
+        illegal_action: str = "penalize",
+        illegal_reward: float = -1.0,
+        max_turns: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.options: GameOptions = resolve_options(num_players, options)
+        n = self.options.num_players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
+        self.seat: int = seat
+        specs = _opponent_specs(opponents, n - 1)
+        by_seat: list[BotSpec | None] = [None] * n
+        for k, spec in enumerate(specs, start=1):
+            by_seat[(seat + k) % n] = spec
+        self.opponents: tuple[BotSpec | None, ...] = tuple(by_seat)
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise InvalidOptionsError(
+                f"illegal_action: {illegal_action!r} is not one of "
+                + ", ".join(map(repr, ILLEGAL_ACTION_MODES))
+            )
+        self.illegal_action: str = illegal_action
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise InvalidOptionsError(f"illegal_reward: expected a number, got {illegal_reward!r}")
+        self.illegal_reward: float = float(illegal_reward)
+        self.max_turns: int | None = check_max_turns(max_turns)
+        self.render_mode: str | None = check_render_mode(render_mode)
+        self.observation_space: spaces.Box[np.float32] = spaces.Box(
+            0.0, float(DECK_SIZE), shape=(observation_size(n),), dtype=np.float32
+        )
+        self.action_space: spaces.Discrete = spaces.Discrete(NUM_DISTINCT_ACTIONS)
+        self._state: GameState | None = None
+        self._bots: dict[int, Bot] = {}
+        self._done = True
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def game_state(self) -> GameState:
+        """The underlying :class:`~cuckoo_rules.GameState` (read-only; states are frozen).
+
+        It holds every hand and the draw-pile order: reading it is cheating for an
+        agent. It is there for tests, logging and analysis.
+
+        Raises:
+            ResetNeeded: Before the first :meth:`reset`.
+        """
+        if self._state is None:
+            raise ResetNeeded("the environment has not been reset yet: call reset()")
+        return self._state
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """Deal a new game and let the bots play until the learner is to act.
+
+        Args:
+            seed: The deal's seed, an integer in ``[0, 2**64)``: the game is exactly
+                ``new_game(self.options, seed)``. ``None``: draw the deal from
+                ``np_random``.
+            options: Accepted for the Gymnasium API and ignored (the rules are fixed
+                when the environment is built).
+
+        Returns:
+            The learner's observation and ``{"action_mask": int8 array of 74}``.
+
+        Raises:
+            InvalidOptionsError: If ``seed`` is not ``None`` or an integer in range.
+        """
+        deal = None if seed is None else check_seed(seed)
+        super().reset(seed=seed)
+        if deal is None:
+            deal = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
+        self._state = new_game(self.options, deal)
+        self._bots = {
+            s: make_bot(spec, derive_seed(deal, 1, s))
+            for s, spec in enumerate(self.opponents)
+            if spec is not None
+        }
+        self._done = False
+        # No game can end before the learner's first turn (2 cards at most fly home a turn).
+        self._play_bots()
+        return self._observation(), self._info()
+
+    def step(self, action: Action) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the bots' until the learner is to act again.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``, as Gymnasium
+            defines them; ``info["action_mask"]`` gives the next legal actions, and at
+            the end of a game ``info["winners"]`` the winning seats.
+
+        Raises:
+            IllegalActionError: If ``action`` is not an action id, or (with
+                ``illegal_action="raise"``) not legal now.
+            ResetNeeded: If the episode has ended or :meth:`reset` was never called.
+        """
+        if self._state is None or self._done:
+            raise ResetNeeded("the episode has ended (or never began): call reset()")
+        state = self._state
+        index = action_index(action)
+        try:
+            self._state = apply(state, action_from_id(index))
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"the learner (seat {self.seat}) cannot play action {describe_id(index)} "
+                    f"now: {error}; only actions whose action_mask entry is 1 are legal"
+                ) from error
+            self._done = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_reward, True, False, info
+        self._play_bots()
+        after = self.game_state
+        terminated = after.is_over
+        truncated = not terminated and self._too_long()
+        self._done = terminated or truncated
+        reward = winner_shares(after)[self.seat] if terminated else 0.0
+        info = self._info()
+        if terminated:
+            info["winners"] = list(after.winners)
+        return self._observation(), reward, terminated, truncated, info
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions now, as a boolean array of 74 (all false once it has ended).
+
+        This is the method sb3-contrib's ``MaskablePPO`` looks for.
+        """
+        return self._mask().astype(np.bool_)
+
+    def render(self) -> str | None:
+        """Render the learner's view, as set by ``render_mode``.
+
+        Returns:
+            The screen as one string for ``"ansi"``; ``None`` for ``"human"`` (the
+            screen is printed) and when no render mode was set (with a warning).
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() was called without a render mode: build the environment "
+                "with render_mode='ansi' or 'human'"
+            )
+            return None
+        text = render_text(self.game_state, self.seat)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Release nothing: the environment holds no outside resources."""
+
+    # ------------------------------------------------------------------ helpers
+
+    def _too_long(self) -> bool:
+        return self.max_turns is not None and self.game_state.turn > self.max_turns
+
+    def _play_bots(self) -> None:
+        """Let the bots act until the learner is to act, the game ends or time runs out."""
+        state = self.game_state
+        while not state.is_over and state.current_player != self.seat:
+            if self._too_long():
+                break
+            player = state.current_player
+            bot = self._bots[player]
+            action = bot.choose(observe(state, player))
+            try:
+                state = apply(state, action)
+            except IllegalActionError as error:
+                raise BotError(
+                    f"seat {player} ({bot!r}) chose an illegal action: {error}"
+                ) from error
+            self._state = state
+
+    def _mask(self) -> NDArray[np.int8]:
+        state = self.game_state
+        if self._done or state.is_over or state.current_player != self.seat:
+            return np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
+        return np.asarray(legal_action_mask(state), dtype=np.int8)
+
+    def _observation(self) -> Observation:
+        view = observe(self.game_state, self.seat)
+        return np.asarray(encode_observation(view), dtype=np.float32)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask()}
+
+
+def _register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium, unless it already is."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="cuckoo_rules.envs.gymnasium:CuckooEnv")
+
+
+_register()
