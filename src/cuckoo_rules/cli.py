@@ -6,6 +6,7 @@ Subcommands:
 - ``tournament``: play many games between bots and print their win rates.
 - ``play``: play a game in the terminal against bots.
 - ``replay``: step through a saved game record.
+- ``serve``: serve games in the browser over HTTP (needs the ``web`` extra).
 
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
 a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handler.
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tournament_command(commands)
     _add_play_command(commands)
     _add_replay_command(commands)
+    _add_serve_command(commands)
     return parser
 
 
@@ -639,6 +641,99 @@ def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     except KeyboardInterrupt:
         print()
         return 130
+    return 0
+
+
+# --------------------------------------------------------------------------- serve command
+
+_WEB_EXTRA_HINT = "install the web extra: pip install 'cuckoo-rules[web]'"
+"""What ``serve`` prints when Starlette or uvicorn is missing."""
+
+
+def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Declare ``serve`` and its arguments: host, port and database file."""
+    serve = commands.add_parser(
+        "serve",
+        help="serve games in the browser over HTTP (needs the web extra)",
+        description=(
+            "Serve CuBirds over HTTP: a browser client at / and a JSON API under /api/, "
+            "for tables of humans and bots. Every accepted move is committed to the SQLite "
+            "database before it is answered, and the tables are reloaded from it on start, "
+            "so stopping the server loses no move. Listens on the loopback address by "
+            "default; --port 0 picks a free port. The first line printed gives the URL. "
+            "Needs the web extra: pip install 'cuckoo-rules[web]'."
+        ),
+        epilog=f"example: {PROG} serve --port 8000 --db cuckoo.sqlite3",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8000, help="port, 0 for a free one (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--db",
+        default="cuckoo.sqlite3",
+        metavar="PATH",
+        help="SQLite database of the tables, created if missing (default: %(default)s)",
+    )
+    serve.set_defaults(handler=_run_serve, command_parser=serve)
+
+
+def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Bind the port, load the tables, print the URL and serve until interrupted.
+
+    Returns 130 after Ctrl-C (SIGINT), 1 if the port or the database cannot be used,
+    and 2 if the web extra is not installed. After SIGTERM, uvicorn shuts down cleanly
+    and then ends the process with that signal.
+    """
+    import socket
+    import sqlite3
+
+    port: int = args.port
+    if not 0 <= port <= 65535:
+        parser.error(f"argument --port: {port} is not in 0..65535")
+    try:
+        import uvicorn
+
+        from .web import create_app
+        from .web.store import StorageError
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn"):
+            raise
+        print(f"{PROG} serve: {_WEB_EXTRA_HINT}", file=sys.stderr)
+        return 2
+    try:
+        # Built from getaddrinfo so that its proto is TCP: asyncio then sets TCP_NODELAY
+        # on each connection (without it, keep-alive requests wait ~40 ms for acks).
+        family, kind, proto, _, address = socket.getaddrinfo(
+            args.host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )[0]
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(2048)
+        except OSError:
+            sock.close()
+            raise
+    except OSError as error:
+        print(f"{PROG} serve: cannot listen on {args.host} port {port}: {error}", file=sys.stderr)
+        return 1
+    with sock:
+        try:
+            app = create_app(args.db)
+        except (OSError, sqlite3.Error, StorageError) as error:
+            print(f"{PROG} serve: cannot use the database {args.db}: {error}", file=sys.stderr)
+            return 1
+        host, real_port = sock.getsockname()[:2]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"{PROG} serving on http://{shown}:{real_port}/ (database {args.db})", flush=True)
+        config = uvicorn.Config(app, log_level="info", access_log=False, lifespan="on")
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raises Ctrl-C
+            return 130
     return 0
 
 

@@ -1,0 +1,272 @@
+"""The ASGI application of ``cuckoo-rules serve``: a JSON API and the browser client.
+
+Routes (every API answer is JSON; every error is ``{"error": "<what and where>"}``):
+
+- ``GET /``: the browser client (``static/index.html``); ``GET /static/...``: its files.
+- ``GET /api/bots``: ``{"bots": ["random", "greedy", "ismcts"]}``, the bot kinds a seat
+  may name.
+- ``POST /api/tables`` with ``{"seats": ["human", "greedy"], "options": {...},
+  "seed": 42}`` (``options`` and ``seed`` optional): ``201`` and ``{"table": id,
+  "seats": [...], "tokens": {"0": token}}``, one secret token per human seat.
+- ``GET /api/tables/{id}[?after=N]``, with ``Authorization: Bearer <token>`` for a seat
+  or without it for a spectator: ``{"table", "seat", "seats", "view", "legal_actions",
+  "events", "next_event"}`` (see :meth:`~cuckoo_rules.web.tables.Table.document`). The
+  events of a table are numbered from 0; ``events`` holds those numbered ``N`` and up
+  (all of them without ``after``), redacted for the seat, and ``next_event`` is the
+  number of events so far, the ``after`` of the next request. ``N`` above
+  ``next_event`` is refused (400).
+- ``POST /api/tables/{id}/actions[?after=N]`` with the seat's token and ``{"action":
+  {...}}``: plays the action, lets the bots answer until a human is to act or the game
+  is over, then answers like the ``GET``.
+
+Statuses: 400 malformed request, 401 missing or unknown token, 404 unknown table or
+path, 405 wrong method, 409 not your turn, illegal action or game over, 413 body over
+:data:`MAX_BODY` bytes, 500 server fault. Every accepted action is committed to the
+SQLite file before the answer is sent; a refused request stores nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..bots.specs import BOT_KINDS
+from ..codec import decode_action
+from ..errors import DecodeError
+from .tables import (
+    ApiError,
+    BadRequest,
+    Lobby,
+    PayloadTooLarge,
+    Table,
+    Unauthorized,
+    parse_new_table,
+)
+
+__all__ = ["MAX_BODY", "STATIC_DIR", "create_app"]
+
+MAX_BODY = 64 * 1024
+"""The largest request body accepted, in bytes (larger ones get 413)."""
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The browser client's files, served at ``/`` and ``/static/``."""
+
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+_AFTER = re.compile(r"[0-9]{1,15}")
+
+
+def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> Starlette:
+    """Return the web application, with every table of ``db_path`` loaded.
+
+    The database is created if missing. Tables are rebuilt by replaying their stored
+    actions, and bots that were to act when the server stopped act now. The database is
+    closed when the application shuts down (its lifespan ends).
+
+    Args:
+        db_path: The SQLite file (``":memory:"`` for a throwaway server).
+        max_body: The largest request body accepted, in bytes.
+
+    Raises:
+        cuckoo_rules.web.store.StorageError: If a stored table does not replay.
+        sqlite3.Error: If the file is not a usable database.
+
+    Example:
+        >>> app = create_app(":memory:")
+        >>> [getattr(route, "path", None) for route in app.routes]
+        ['/', '/api/bots', '/api/tables', '/api/tables/{table_id}',
+         '/api/tables/{table_id}/actions', '/static']
+        >>> app.state.lobby.close()
+    """
+    lobby = Lobby.open(db_path)
+    api = _Api(lobby, max_body)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            lobby.close()
+
+    routes: list[BaseRoute] = [
+        Route("/", _index, methods=["GET"]),
+        Route("/api/bots", api.bots, methods=["GET"]),
+        Route("/api/tables", api.create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", api.get_table, methods=["GET"]),
+        Route("/api/tables/{table_id}/actions", api.post_action, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            Exception: _server_error,
+        },
+    )
+    app.state.lobby = lobby
+    return app
+
+
+class _Api:
+    """The API endpoints, bound to one lobby."""
+
+    def __init__(self, lobby: Lobby, max_body: int) -> None:
+        self.lobby = lobby
+        self.max_body = max_body
+
+    async def bots(self, request: Request) -> Response:
+        return _json({"bots": list(BOT_KINDS)})
+
+    async def create_table(self, request: Request) -> Response:
+        new = parse_new_table(await self._body(request))
+        table, tokens = await run_in_threadpool(self.lobby.create, new)
+        document = {
+            "table": table.id,
+            "seats": list(table.setup.seats),
+            "tokens": {str(seat): token for seat, token in tokens.items()},
+        }
+        return _json(document, 201)
+
+    async def get_table(self, request: Request) -> Response:
+        table = self.lobby.get(request.path_params["table_id"])
+        seat = table.seat_of(_token(request))
+        after = _after(request, table)
+        if table.bots_to_act() and not table.lock.locked():  # a bot failed earlier: retry
+            async with table.lock:
+                await run_in_threadpool(table.run_bots)
+        return _json(table.document(seat, after))
+
+    async def post_action(self, request: Request) -> Response:
+        table = self.lobby.get(request.path_params["table_id"])
+        seat = table.seat_of(_token(request))
+        if seat is None:
+            raise Unauthorized(
+                "a seat's token is needed to act: send 'Authorization: Bearer <token>'"
+            )
+        after = _after(request, table)
+        body = await self._body(request)
+        if not isinstance(body, dict) or list(body) != ["action"]:
+            raise BadRequest(
+                'body: expected {"action": <action document>}, such as '
+                f'{{"action": {{"type": "pass"}}}}, got {_describe(body)}'
+            )
+        try:
+            action = decode_action(body["action"])
+        except DecodeError as error:
+            raise BadRequest(str(error)) from None
+        async with table.lock:
+            await run_in_threadpool(table.play, seat, action)
+        return _json(table.document(seat, after))
+
+    async def _body(self, request: Request) -> object:
+        """Read the body as JSON, refusing bodies over ``max_body`` bytes."""
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            raise PayloadTooLarge(f"body: {length} bytes, more than the {self.max_body} accepted")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > self.max_body:
+                raise PayloadTooLarge(f"body: more than the {self.max_body} bytes accepted")
+        if not body:
+            raise BadRequest("body: empty; send a JSON object")
+        try:
+            return json.loads(body, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        except json.JSONDecodeError as error:
+            raise BadRequest(
+                f"body: invalid JSON at line {error.lineno}, column {error.colno} "
+                f"(char {error.pos}): {error.msg}"
+            ) from None
+        except UnicodeDecodeError as error:
+            raise BadRequest(f"body: invalid JSON: {error.reason} at byte {error.start}") from None
+
+
+def _token(request: Request) -> str | None:
+    """The bearer token of a request, or ``None`` without an ``Authorization`` header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("Authorization: expected 'Bearer <token>'")
+    return token
+
+
+def _after(request: Request, table: Table) -> int:
+    """The ``after`` query parameter (default 0), checked against the table's events."""
+    text = request.query_params.get("after")
+    if text is None:
+        return 0
+    if not _AFTER.fullmatch(text):
+        raise BadRequest(f"after: {_describe(text)} is not an event number (an integer from 0)")
+    after = int(text)
+    table.check_after(after)
+    return after
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise BadRequest(f"body: invalid JSON: duplicate key {key!r} in an object")
+        document[key] = value
+    return document
+
+
+def _no_constant(name: str) -> Any:
+    raise BadRequest(f"body: invalid JSON: {name} is not a JSON number")
+
+
+def _describe(value: object) -> str:
+    text = json.dumps(value) if isinstance(value, str | int | float | bool | None) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json(document: dict[str, Any], status: int = 200) -> JSONResponse:
+    return JSONResponse(document, status, headers=_NO_STORE)
+
+
+async def _index(request: Request) -> Response:
+    index = STATIC_DIR / "index.html"
+    if not index.is_file():
+        raise HTTPException(404, "the browser client is not installed (static/index.html)")
+    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    response = _json({"error": str(exc)}, exc.status)
+    if exc.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="cuckoo-rules"'
+    return response
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        message = f"no {request.method} {request.url.path}"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path}"
+    else:
+        message = exc.detail
+    return JSONResponse({"error": message}, exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    # Starlette re-raises the exception afterwards, for the server to log it.
+    return JSONResponse({"error": "internal server error"}, 500)

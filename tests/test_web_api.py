@@ -1,0 +1,538 @@
+"""Tests of the JSON API of ``cuckoo-rules serve`` (``cuckoo_rules.web``), in process.
+
+Every answer is checked against the truth rebuilt independently from the SQLite file
+(options, seed and the stored actions, replayed with ``step``): a seat's answer must be
+exactly its view of that state and its redacted events, so it cannot hold anything
+another seat's hand, the draw pile or the seed would reveal, and every answered action
+must be on disk already.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import cuckoo_rules as cr
+from cuckoo_rules.web import MAX_BODY, create_app
+from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, hash_token
+
+with warnings.catch_warnings():  # starlette 1.x would rather have httpx2; httpx works
+    warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+DOCUMENT_KEYS = ["table", "seat", "seats", "view", "legal_actions", "events", "next_event"]
+SECRET_KEYS = {"draw_pile", "discard_pile", "hands_full", "seed", "shuffles", "token", "bot_seed"}
+BIG_SEED = 2**63 + 987_654_321  # its digits cannot appear in an answer by chance
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as test_client:
+        yield test_client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client: TestClient, seats: list[str], **fields: Any) -> tuple[str, dict[str, str]]:
+    response = client.post("/api/tables", json={"seats": seats, **fields})
+    assert response.status_code == 201, response.text
+    document = response.json()
+    assert set(document) == {"table", "seats", "tokens"}
+    assert document["seats"] == seats
+    assert sorted(document["tokens"]) == [str(i) for i, s in enumerate(seats) if s == "human"]
+    return document["table"], document["tokens"]
+
+
+# --------------------------------------------------------------------------- the truth
+
+
+def stored(db: Path, table_id: str) -> tuple[cr.GameRecord, cr.GameState, list[cr.Event]]:
+    """The record of a table as read from the file, its current state and every event."""
+    with closing(sqlite3.connect(db)) as connection:
+        options, seed = connection.execute(
+            "SELECT options, seed FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        rows = connection.execute(
+            "SELECT idx, action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
+        ).fetchall()
+    assert [index for index, _ in rows] == list(range(len(rows)))
+    actions = tuple(cr.decode_action(json.loads(text)) for _, text in rows)
+    record = cr.GameRecord(cr.decode_options(json.loads(options)), int(seed), actions)
+    state = cr.new_game(record.options, record.seed)
+    events: list[cr.Event] = []
+    for action in actions:
+        state, new = cr.step(state, action)
+        events += new
+    return record, state, events
+
+
+def row_counts(db: Path) -> tuple[int, int]:
+    with closing(sqlite3.connect(db)) as connection:
+        (tables,) = connection.execute("SELECT count(*) FROM tables").fetchone()
+        (actions,) = connection.execute("SELECT count(*) FROM actions").fetchone()
+    return tables, actions
+
+
+def keys_in(value: object) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from keys_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keys_in(item)
+
+
+def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: int = 0) -> None:
+    """Check an answer is exactly what ``seat`` may see of the stored game, and no more."""
+    _, state, events = stored(db, document["table"])
+    assert list(document) == DOCUMENT_KEYS
+    assert document["seat"] == seat
+    view = cr.observe(state, seat)
+    assert document["view"] == cr.encode_view(view)
+    legal = cr.legal_actions(view) if view.is_my_turn else ()
+    assert document["legal_actions"] == [cr.encode_action(action) for action in legal]
+    redacted = cr.visible_events(events[after:], seat)
+    assert document["events"] == [cr.encode_event(event) for event in redacted]
+    assert document["next_event"] == len(events)
+    # Independently of the functions above: nothing secret is in the answer at all.
+    assert not SECRET_KEYS & set(keys_in(document))
+    for event in document["events"]:
+        if "hands" in event:
+            assert all(hand is None for i, hand in enumerate(event["hands"]) if i != seat)
+        if event["type"] == "drew" and event["player"] != seat:
+            assert event["cards"] is None
+    if seat is not None:
+        assert document["view"]["hand"] == cr.encode_counts(state.hands[seat])
+
+
+def play_to_the_end(
+    client: TestClient, db: Path, table: str, tokens: dict[str, str], rng: random.Random
+) -> dict[str, Any]:
+    """Play every human seat with random legal actions until the game is over."""
+    seats = {int(seat): token for seat, token in tokens.items()}
+    after = dict.fromkeys(seats, 0)
+    seen: dict[int, list[Any]] = {seat: [] for seat in seats}
+    document: dict[str, Any] = {}
+    for _ in range(2000):
+        for seat, token in seats.items():
+            response = client.get(f"/api/tables/{table}?after={after[seat]}", headers=bearer(token))
+            assert response.status_code == 200, response.text
+            document = response.json()
+            check_answer(db, document, seat, after[seat])
+            seen[seat] += document["events"]
+            after[seat] = document["next_event"]
+            if document["view"]["phase"] == "game_over":
+                continue
+            if document["legal_actions"]:
+                action = rng.choice(document["legal_actions"])
+                response = client.post(
+                    f"/api/tables/{table}/actions?after={after[seat]}",
+                    json={"action": action},
+                    headers=bearer(token),
+                )
+                assert response.status_code == 200, response.text
+                document = response.json()
+                check_answer(db, document, seat, after[seat])
+                seen[seat] += document["events"]
+                after[seat] = document["next_event"]
+        if document["view"]["phase"] == "game_over":
+            break
+    else:
+        pytest.fail("the game did not end")
+    for seat, token in seats.items():  # every seat reads the end
+        response = client.get(f"/api/tables/{table}?after={after[seat]}", headers=bearer(token))
+        check_answer(db, response.json(), seat, after[seat])
+        seen[seat] += response.json()["events"]
+    _, _, events = stored(db, table)
+    for seat, got in seen.items():  # the events read piece by piece add up to the whole
+        assert got == [cr.encode_event(event) for event in cr.visible_events(events, seat)]
+    return document
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def test_a_whole_game_against_greedy(client: TestClient, db: Path) -> None:
+    table, tokens = create(client, ["human", "greedy"], seed=BIG_SEED)
+    final = play_to_the_end(client, db, table, tokens, random.Random(1))
+    record, state, _ = stored(db, table)
+    assert record.seed == BIG_SEED
+    assert cr.final_state(record) == state
+    assert state.is_over
+    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+    # Any action once the game is over is refused, and nothing is stored.
+    before = row_counts(db)
+    response = client.post(
+        f"/api/tables/{table}/actions",
+        json={"action": {"type": "pass"}},
+        headers=bearer(tokens["0"]),
+    )
+    assert response.status_code == 409
+    assert response.json() == {"error": "the game is over"}
+    assert row_counts(db) == before
+    # The spectator sees the end too, and no hand.
+    spectator = client.get(f"/api/tables/{table}").json()
+    check_answer(db, spectator, None)
+    assert spectator["view"]["hand"] is None
+    assert spectator["legal_actions"] == []
+
+
+def test_two_humans_and_a_random_bot(client: TestClient, db: Path) -> None:
+    table, tokens = create(
+        client, ["human", "random", "human"], seed=5, options={"round_end_timing": "immediate"}
+    )
+    final = play_to_the_end(client, db, table, tokens, random.Random(2))
+    record, _, _ = stored(db, table)
+    assert record.options == cr.GameOptions(num_players=3, round_end_timing="immediate")
+    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+
+
+def test_bots_move_first_when_a_bot_is_to_start(client: TestClient, db: Path) -> None:
+    seed = next(s for s in range(100) if cr.new_game(cr.GameOptions(2), s).current_player == 0)
+    table, tokens = create(client, ["greedy", "human"], seed=seed)
+    _, state, events = stored(db, table)
+    assert events
+    assert state.current_player == 1
+    document = client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).json()
+    check_answer(db, document, 1)
+    assert document["legal_actions"]
+
+
+def test_bots_lists_the_bot_kinds(client: TestClient) -> None:
+    response = client.get("/api/bots")
+    assert response.status_code == 200
+    assert response.json() == {"bots": list(cr.bots.BOT_KINDS)}
+
+
+def test_the_browser_client_is_served_when_present(client: TestClient) -> None:
+    response = client.get("/")
+    if response.status_code == 404:  # the static files are not there yet
+        assert "error" in response.json()
+    else:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/html")
+
+
+# --------------------------------------------------------------------------- seats and tokens
+
+
+def test_a_token_reads_and_acts_for_its_own_seat_only(client: TestClient, db: Path) -> None:
+    table, tokens = create(client, ["human", "human"], seed=BIG_SEED)
+    _, state, _ = stored(db, table)
+    mover = state.current_player
+    other = 1 - mover
+    for seat in (0, 1):
+        document = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(seat)])).json()
+        check_answer(db, document, seat)
+        assert bool(document["legal_actions"]) == (seat == mover)
+        assert document["view"]["hand"] != cr.encode_counts(state.hands[1 - seat])
+    before = row_counts(db)
+    action = cr.encode_action(cr.legal_actions(state)[0])
+    response = client.post(
+        f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens[str(other)])
+    )
+    assert response.status_code == 409
+    assert response.json() == {"error": f"it is not your turn: player {mover} is to act"}
+    check_answer(db, client.get(f"/api/tables/{table}").json(), None)
+    assert row_counts(db) == before
+    response = client.post(
+        f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens[str(mover)])
+    )
+    assert response.status_code == 200
+    check_answer(db, response.json(), mover)
+    assert row_counts(db) == (before[0], before[1] + 1)
+
+
+def test_a_token_of_another_table_is_refused(client: TestClient) -> None:
+    table, _ = create(client, ["human", "greedy"])
+    _, tokens = create(client, ["human", "greedy"])
+    response = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"]))
+    assert response.status_code == 401
+    assert response.json() == {"error": "the token is not one of this table's seats"}
+
+
+def test_tokens_are_not_stored_in_clear(client: TestClient, db: Path) -> None:
+    table, tokens = create(client, ["human", "human", "greedy"])
+    client.get(f"/api/tables/{table}", headers=bearer(tokens["0"]))
+
+    def stored_bytes() -> bytes:
+        return b"".join(path.read_bytes() for path in db.parent.glob(db.name + "*"))
+
+    for token in tokens.values():
+        assert token.encode() not in stored_bytes()
+        assert hash_token(token).encode() in stored_bytes()
+
+
+# --------------------------------------------------------------------------- refused requests
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        (b"", 400, "body: empty; send a JSON object"),
+        (b"{", 400, "body: invalid JSON at line 1, column 2 (char 1)"),
+        (b'{"seats": ["human", "greedy"], "seats": []}', 400, "duplicate key 'seats'"),
+        (b'{"seats": ["human", "greedy"], "seed": NaN}', 400, "NaN is not a JSON number"),
+        (b"\xff", 400, "body: invalid JSON"),
+        (b"[]", 400, "body: expected a JSON object"),
+        (b'{"seats": ["human", "greedy"], "players": 2}', 400, "body: unknown key 'players'"),
+        (b'{"options": {}}', 400, "body: missing key 'seats'"),
+        (b'{"seats": "human"}', 400, "seats: expected an array"),
+        (b'{"seats": ["human"]}', 400, "seats: expected 2 to 5 seats, got 1"),
+        (b'{"seats": ["human", "human", "human", "human", "human", "human"]}', 400, "got 6"),
+        (b'{"seats": ["human", 3]}', 400, "seats[1]: expected 'human' or a bot spec"),
+        (b'{"seats": ["human", "gredy"]}', 400, "seats[1]: bot spec 'gredy': unknown bot"),
+        (b'{"seats": ["human", "greedy:depth=2"]}', 400, "seats[1]: bot spec 'greedy:depth=2'"),
+        (b'{"seats": ["greedy", "random"]}', 400, "seats: at least one seat must be 'human'"),
+        (
+            b'{"seats": ["human", "ismcts:iterations=100000"]}',
+            400,
+            f"seats[1]: bot spec 'ismcts:iterations=100000': iterations 100000 is above this "
+            f"server's limit of {MAX_ISMCTS_ITERATIONS}",
+        ),
+        (b'{"seats": ["human", "ismcts:seconds=30"]}', 400, "seconds 30 is above"),
+        (b'{"seats": ["human", "greedy"], "options": 3}', 400, "options: expected an object"),
+        (
+            b'{"seats": ["human", "greedy"], "options": {"initial_row_length": 5}}',
+            400,
+            "options.initial_row_length: 5 is not in 3..4",
+        ),
+        (b'{"seats": ["human", "greedy"], "options": {"colour": 1}}', 400, "unknown key 'colour'"),
+        (
+            b'{"seats": ["human", "greedy"], "options": {"num_players": 3}}',
+            400,
+            "options.num_players: 3 does not match the 2 seats",
+        ),
+        (b'{"seats": ["human", "greedy"], "seed": -1}', 400, "seed: expected an integer"),
+        (b'{"seats": ["human", "greedy"], "seed": 2.5}', 400, "seed: expected an integer"),
+        (b'{"seats": ["human", "greedy"], "seed": true}', 400, "seed: expected an integer"),
+    ],
+)
+def test_bad_new_tables_are_refused(
+    client: TestClient, db: Path, body: bytes, status: int, message: str
+) -> None:
+    before = row_counts(db)
+    response = client.post("/api/tables", content=body)
+    assert response.status_code == status
+    assert list(response.json()) == ["error"]
+    assert message in response.json()["error"]
+    assert row_counts(db) == before
+
+
+@pytest.fixture
+def game(client: TestClient, db: Path) -> tuple[str, dict[str, str], cr.GameState]:
+    table, tokens = create(client, ["human", "human"], seed=3)
+    _, state, _ = stored(db, table)
+    return table, tokens, state
+
+
+def test_bad_actions_are_refused(
+    client: TestClient, db: Path, game: tuple[str, dict[str, str], cr.GameState]
+) -> None:
+    table, tokens, state = game
+    token = tokens[str(state.current_player)]
+    url = f"/api/tables/{table}/actions"
+    legal = cr.legal_actions(state)
+    illegal = next(a for a in cr.ALL_ACTIONS if a not in legal)
+    cases: list[tuple[dict[str, Any], int, str]] = [
+        ({"content": b"nope"}, 400, "body: invalid JSON at line 1, column 1"),
+        ({"json": {"type": "pass"}}, 400, 'body: expected {"action": <action document>}'),
+        ({"json": {"action": {"type": "pass"}, "x": 1}}, 400, "body: expected"),
+        ({"json": {"action": {"type": "fly"}}}, 400, "action.type: 'fly' is not one of"),
+        (
+            {"json": {"action": {"type": "lay", "species": "owl", "row": 4, "side": "left"}}},
+            400,
+            "action.row: 4 is out of range",
+        ),
+        ({"json": {"action": {"type": "fly_home", "species": "dodo"}}}, 400, "action.species"),
+        ({"json": {"action": {"type": "pass", "row": 1}}}, 400, "action: unknown key 'row'"),
+        ({"json": {"action": cr.encode_action(illegal)}}, 409, "is not legal"),
+        ({"content": b"{" + b" " * MAX_BODY + b"}"}, 413, "more than the 65536"),
+        ({"content": iter([b"{", b" " * MAX_BODY, b"}"])}, 413, "more than the 65536"),
+    ]
+    for query in ("?after=x", "?after=-1", "?after=1", "?after=%201"):
+        cases.append(
+            ({"json": {"action": cr.encode_action(legal[0])}, "query": query}, 400, "after")
+        )
+    before = row_counts(db)
+    for request, status, message in cases:
+        query = request.pop("query", "")
+        response = client.post(url + query, headers=bearer(token), **request)
+        assert response.status_code == status, (request, response.text)
+        assert list(response.json()) == ["error"]
+        assert message in response.json()["error"], (request, response.text)
+        assert row_counts(db) == before
+    assert stored(db, table)[1] == state
+
+
+def test_missing_and_wrong_tokens_are_refused(
+    client: TestClient, db: Path, game: tuple[str, dict[str, str], cr.GameState]
+) -> None:
+    table, tokens, state = game
+    action = {"action": cr.encode_action(cr.legal_actions(state)[0])}
+    url = f"/api/tables/{table}"
+    before = row_counts(db)
+    cases = [
+        ("POST", url + "/actions", {}, "a seat's token is needed to act"),
+        ("POST", url + "/actions", bearer("x" + tokens["0"]), "not one of this table's seats"),
+        ("GET", url, bearer(tokens["0"][:-1]), "not one of this table's seats"),
+        ("GET", url, {"Authorization": f"Basic {tokens['0']}"}, "expected 'Bearer <token>'"),
+        ("GET", url, {"Authorization": "Bearer"}, "expected 'Bearer <token>'"),
+    ]
+    for method, path, headers, message in cases:
+        response = client.request(method, path, headers=headers, json=action)
+        assert response.status_code == 401, response.text
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert message in response.json()["error"]
+    assert row_counts(db) == before
+
+
+def test_unknown_tables_and_paths_are_404(client: TestClient, db: Path) -> None:
+    _, tokens = create(client, ["human", "greedy"])
+    before = row_counts(db)
+    for method, path in [
+        ("GET", "/api/tables/nope"),
+        ("POST", "/api/tables/nope/actions"),
+        ("GET", "/api/nothing"),
+        ("GET", "/static/nothing-here.js"),
+    ]:
+        response = client.request(
+            method, path, headers=bearer(tokens["0"]), json={"action": {"type": "pass"}}
+        )
+        assert response.status_code == 404, path
+        assert list(response.json()) == ["error"]
+    assert client.get("/api/tables/nope").json() == {"error": "no table 'nope'"}
+    response = client.get("/api/tables")
+    assert response.status_code == 405
+    assert response.json() == {"error": "GET is not allowed on /api/tables"}
+    assert row_counts(db) == before
+
+
+# --------------------------------------------------------------------------- concurrency
+
+
+def test_the_same_action_sent_at_once_eight_times_is_taken_once(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(db)
+    store = app.state.lobby.store
+    add_action = store.add_action
+
+    def slow_add_action(table_id: str, index: int, action: cr.Action) -> None:
+        time.sleep(0.05)  # a slow disk: the other requests arrive meanwhile
+        add_action(table_id, index, action)
+
+    monkeypatch.setattr(store, "add_action", slow_add_action)
+
+    async def race() -> list[int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            created = await client.post("/api/tables", json={"seats": ["human", "human"]})
+            table, tokens = created.json()["table"], created.json()["tokens"]
+            _, state, _ = stored(db, table)
+            lay = next(a for a in cr.legal_actions(state) if isinstance(a, cr.Lay))
+            headers = bearer(tokens[str(state.current_player)])
+            responses = await asyncio.gather(
+                *(
+                    client.post(
+                        f"/api/tables/{table}/actions",
+                        json={"action": cr.encode_action(lay)},
+                        headers=headers,
+                    )
+                    for _ in range(8)
+                )
+            )
+            return sorted(response.status_code for response in responses)
+
+    try:
+        statuses = asyncio.run(race())
+    finally:
+        app.state.lobby.close()
+    assert statuses == [200] + [409] * 7
+    assert row_counts(db) == (1, 1)
+
+
+# --------------------------------------------------------------------------- restarts
+
+
+def test_a_game_goes_on_after_a_restart(db: Path) -> None:
+    rng = random.Random(7)
+    with TestClient(create_app(db)) as client:
+        table, tokens = create(client, ["random", "human"], seed=11)
+        for _ in range(10):
+            document = client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).json()
+            action = rng.choice(document["legal_actions"])
+            response = client.post(
+                f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens["1"])
+            )
+            assert response.status_code == 200
+        before = response.json()
+        spectator = client.get(f"/api/tables/{table}").json()
+    with TestClient(create_app(db)) as client:
+        assert client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).json() == before
+        assert client.get(f"/api/tables/{table}").json() == spectator
+        check_answer(db, before, 1)
+    with TestClient(create_app(db)) as client:  # and once more, to the end
+        final = play_to_the_end(client, db, table, {"1": tokens["1"]}, rng)
+    record, _, _ = stored(db, table)
+    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+
+
+def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        table, tokens = create(client, ["human", "greedy"], seed=BIG_SEED)
+        _, state, _ = stored(db, table)
+        if state.current_player != 0:
+            pytest.fail("seat 0 should be to act after the bots")
+    # The server stopped after committing the human's actions, before the bot's answer.
+    record, state, _ = stored(db, table)
+    actions = list(record.actions)
+    with closing(sqlite3.connect(db)) as connection, connection:
+        while state.current_player == 0:
+            action = cr.legal_actions(state)[0]
+            connection.execute(
+                "INSERT INTO actions VALUES (?, ?, ?)",
+                (table, len(actions), json.dumps(cr.encode_action(action))),
+            )
+            actions.append(action)
+            state = cr.apply(state, action)
+    assert not state.is_over
+    with TestClient(create_app(db)) as client:
+        record_now, state_now, _ = stored(db, table)
+        assert len(record_now.actions) > len(actions)
+        assert record_now.actions[: len(actions)] == tuple(actions)
+        assert state_now.current_player == 0 or state_now.is_over
+        check_answer(db, client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json(), 0)
+
+
+def test_a_corrupt_database_is_not_served(db: Path) -> None:
+    with TestClient(create_app(db)) as client:
+        table, _ = create(client, ["human", "greedy"], seed=BIG_SEED)
+        record, state, _ = stored(db, table)
+    illegal = next(a for a in cr.ALL_ACTIONS if a not in cr.legal_actions(state))
+    with closing(sqlite3.connect(db)) as connection, connection:
+        connection.execute(
+            "INSERT INTO actions VALUES (?, ?, ?)",
+            (table, len(record.actions), json.dumps(cr.encode_action(illegal))),
+        )
+    with pytest.raises(cr.CuckooError, match=rf"table '{table}': actions\[\d+\]: .* is not legal"):
+        create_app(db)
