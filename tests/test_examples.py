@@ -342,3 +342,11 @@ def test_pettingzoo_random_game_rewards_sum_to_one() -> None:
 def test_gymnasium_random_agent_prints_the_mean() -> None:
     out = run_example("gymnasium_random_agent.py", "--episodes", "3", "--seed", "2")
     assert out.splitlines()[-1].startswith("mean reward over 3 episodes: ")
+
+
+def test_openspiel_ismcts_against_greedy() -> None:
+    out = run_example("openspiel_ismcts.py", "--games", "2", "--simulations", "5", "--seed", "3")
+    lines = out.splitlines()
+    assert lines[0].startswith("2 games of 2 players: OpenSpiel ISMCTS (5 simulations")
+    assert len([line for line in lines if line.startswith("game ")]) == 2
+    assert re.fullmatch(r"ismcts won [\d.]+ of 2 games, greedy [\d.]+", lines[-2])

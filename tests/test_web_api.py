@@ -14,7 +14,6 @@ import json
 import random
 import sqlite3
 import time
-import warnings
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -22,14 +21,11 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 
 import cuckoo_rules as cr
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, hash_token
-
-with warnings.catch_warnings():  # starlette 1.x would rather have httpx2; httpx works
-    warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
 DOCUMENT_KEYS = ["table", "seat", "seats", "view", "legal_actions", "events", "next_event"]
 SECRET_KEYS = {"draw_pile", "discard_pile", "hands_full", "seed", "shuffles", "token", "bot_seed"}
