@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
@@ -379,7 +380,7 @@ def test_use_before_reset_is_an_error() -> None:
     game = env(num_players=2)
     with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
         _ = game.agent_selection
-    with pytest.raises(cr.InvalidOptionsError, match="has not been reset"):
+    with pytest.raises(gymnasium.error.ResetNeeded, match="has not been reset"):
         _ = raw_env(num_players=2).game_state
 
 

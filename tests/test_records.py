@@ -446,7 +446,8 @@ def test_decode_record_rejects_non_objects(value: object) -> None:
         ("[1, 2", "invalid JSON at line 1, column 6 (char 5): Expecting ',' delimiter"),
         ('{"seed": 1, "seed": 2}', "invalid JSON: duplicate key 'seed' in an object"),
         ("[]", "record: expected an object, got []"),
-        ("NaN", "record: expected an object, got nan"),
+        ("NaN", "invalid JSON: NaN is not a JSON number"),
+        ('{"seed": Infinity}', "invalid JSON: Infinity is not a JSON number"),
     ],
 )
 def test_loads_record_rejects_bad_text(text: str, message: str) -> None:

@@ -17,20 +17,17 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-import queue
 import re
 import shutil
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.servers import serve
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Error, Page, ViewportSize
@@ -99,51 +96,13 @@ def browser() -> Iterator[Browser]:
             chromium.close()
 
 
-def first_line(stream: IO[str], timeout: float) -> str:
-    """The first line of ``stream``; the rest is read and dropped so the pipe never fills."""
-    lines: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        lines.put(stream.readline())
-        for _ in stream:
-            pass
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        return lines.get(timeout=timeout)
-    except queue.Empty:
-        pytest.fail(f"the server printed nothing in {timeout} s")
-
-
 @pytest.fixture(scope="module")
 def server_url(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Run ``cuckoo-rules serve --port 0`` on a fresh database; yield its URL."""
     folder = tmp_path_factory.mktemp("web-browser")
     log = folder / "server.log"
-    with log.open("a") as errors:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                *("-m", "cuckoo_rules.cli", "serve"),
-                *("--port", "0", "--db", str(folder / "db.sqlite3")),
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    try:
-        assert process.stdout is not None
-        line = first_line(process.stdout, SERVER_TIMEOUT)
-        match = re.search(r"http://127\.0\.0\.1:[0-9]+/", line)
-        assert match, (line, log.read_text())
-        yield match.group(0)
-    finally:
-        process.kill()
-        process.wait(timeout=SERVER_TIMEOUT)
-        if process.stdout is not None:
-            process.stdout.close()
+    with serve(folder / "db.sqlite3", log, SERVER_TIMEOUT) as (_, url):
+        yield url
     assert "Traceback" not in log.read_text(), log.read_text()
 
 

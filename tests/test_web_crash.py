@@ -8,62 +8,28 @@ before. Every wait has a timeout, so a hang fails the test instead of stalling i
 
 from __future__ import annotations
 
-import os
-import queue
 import random
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 import pytest
+
+from tests.servers import serve
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 
 TIMEOUT = 20.0  # seconds, for the server to start and for any one request
 
 
-def first_line(stream: IO[str], timeout: float) -> str:
-    """The first line of ``stream``, or fail after ``timeout`` seconds."""
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: lines.put(stream.readline()), daemon=True).start()
-    try:
-        return lines.get(timeout=timeout)
-    except queue.Empty:
-        pytest.fail(f"the server printed nothing in {timeout} s")
-
-
-@contextmanager
-def server(db: Path, log: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def server(db: Path, log: Path) -> AbstractContextManager[tuple[subprocess.Popen[str], str]]:
     """Run ``cuckoo-rules serve --port 0 --db DB``; yield the process and its URL."""
-    with log.open("a") as errors:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "cuckoo_rules.cli", "serve", "--port", "0", "--db", str(db)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-    try:
-        assert process.stdout is not None
-        line = first_line(process.stdout, TIMEOUT)
-        prefix = "cuckoo-rules serving on http://127.0.0.1:"
-        assert line.startswith(prefix), (line, log.read_text())
-        assert line.endswith(f"/ (database {db})\n")
-        url = line.split()[3]
-        yield process, url
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=TIMEOUT)
-        if process.stdout is not None:
-            process.stdout.close()
+    return serve(db, log, TIMEOUT)
 
 
 def get(client: httpx.Client, url: str, token: str | None = None) -> dict[str, Any]:

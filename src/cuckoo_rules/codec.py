@@ -235,6 +235,39 @@ def encode_action(action: Action) -> dict[str, Any]:
 # --------------------------------------------------------------------------- decode helpers
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise DecodeError(f"invalid JSON: duplicate key {key!r} in an object")
+        doc[key] = value
+    return doc
+
+
+def _no_constant(name: str) -> Any:
+    raise DecodeError(f"invalid JSON: {name} is not a JSON number")
+
+
+def _loads_strict(text: str | bytes | bytearray) -> Any:
+    """Parse JSON text strictly: no key twice in an object, no ``NaN`` or ``Infinity``.
+
+    Raises:
+        DecodeError: With the line, column and character position of a syntax error.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise DecodeError(
+            f"invalid JSON at line {error.lineno}, column {error.colno} "
+            f"(char {error.pos}): {error.msg}"
+        ) from None
+    except UnicodeDecodeError as error:
+        raise DecodeError(
+            f"invalid JSON: bytes {error.start} to {error.end} are not {error.encoding}: "
+            f"{error.reason}"
+        ) from None
+
+
 def _fail(path: str, message: str) -> NoReturn:
     raise DecodeError(f"{path}: {message}")
 

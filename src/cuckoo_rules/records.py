@@ -63,6 +63,7 @@ from .codec import (
     _int,
     _keys,
     _list,
+    _loads_strict,
     _mapping,
     decode_action,
     decode_options,
@@ -571,15 +572,6 @@ class _TextWriter(Protocol):
     def write(self, text: str, /) -> object: ...
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in doc:
-            raise DecodeError(f"invalid JSON: duplicate key {key!r} in an object")
-        doc[key] = value
-    return doc
-
-
 def dumps_record(record: GameRecord, *, indent: int | str | None = None) -> str:
     """Return the JSON text of a record (ASCII; ``indent`` as for :func:`json.dumps`).
 
@@ -602,22 +594,11 @@ def loads_record(text: str | bytes | bytearray) -> GameRecord:
     Raises:
         DecodeError: If the text is not valid JSON (the message gives the line, column
             and character position, e.g. ``"invalid JSON at line 1, column 9 (char 8):
-            Expecting value"``), has a key twice in an object, or is not a valid record
+            Expecting value"``), has a key twice in an object, holds ``NaN`` or
+            ``Infinity``, or is not a valid record
             document (see :func:`decode_record`).
     """
-    try:
-        data = json.loads(text, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as error:
-        raise DecodeError(
-            f"invalid JSON at line {error.lineno}, column {error.colno} "
-            f"(char {error.pos}): {error.msg}"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise DecodeError(
-            f"invalid JSON: bytes {error.start} to {error.end} are not {error.encoding}: "
-            f"{error.reason}"
-        ) from None
-    return decode_record(data)
+    return decode_record(_loads_strict(text))
 
 
 def load_record(fp: _TextReader) -> GameRecord:

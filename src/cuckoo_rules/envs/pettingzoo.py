@@ -83,7 +83,7 @@ from pettingzoo.utils import wrappers
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id, action_id
 from ..cards import DECK_SIZE
 from ..engine import apply, legal_action_mask, legal_actions, new_game
-from ..errors import IllegalActionError, InvalidOptionsError
+from ..errors import IllegalActionError
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
 from ..state import GameState
@@ -193,10 +193,10 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
         agent. It is there for tests, logging and analysis.
 
         Raises:
-            InvalidOptionsError: Before the first :meth:`reset`.
+            gymnasium.error.ResetNeeded: Before the first :meth:`reset`.
         """
         if self._state is None:
-            raise InvalidOptionsError("the environment has not been reset yet: call reset()")
+            raise gymnasium.error.ResetNeeded("the environment has not been reset: call reset()")
         return self._state
 
     def seat_of(self, agent: str) -> int:

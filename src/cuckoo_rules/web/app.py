@@ -44,7 +44,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..bots.specs import BOT_KINDS
-from ..codec import decode_action
+from ..codec import _loads_strict, decode_action
 from ..errors import DecodeError
 from .tables import (
     ApiError,
@@ -185,14 +185,9 @@ class _Api:
         if not body:
             raise BadRequest("body: empty; send a JSON object")
         try:
-            return json.loads(body, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-        except json.JSONDecodeError as error:
-            raise BadRequest(
-                f"body: invalid JSON at line {error.lineno}, column {error.colno} "
-                f"(char {error.pos}): {error.msg}"
-            ) from None
-        except UnicodeDecodeError as error:
-            raise BadRequest(f"body: invalid JSON: {error.reason} at byte {error.start}") from None
+            return _loads_strict(body)
+        except DecodeError as error:
+            raise BadRequest(f"body: {error}") from None
 
 
 def _token(request: Request) -> str | None:
@@ -217,19 +212,6 @@ def _after(request: Request, table: Table) -> int:
     after = int(text)
     table.check_after(after)
     return after
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in document:
-            raise BadRequest(f"body: invalid JSON: duplicate key {key!r} in an object")
-        document[key] = value
-    return document
-
-
-def _no_constant(name: str) -> Any:
-    raise BadRequest(f"body: invalid JSON: {name} is not a JSON number")
 
 
 def _describe(value: object) -> str:
