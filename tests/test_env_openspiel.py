@@ -428,6 +428,41 @@ def test_what_a_seat_is_told_does_not_depend_on_cards_it_cannot_see(players: int
 # --------------------------------------------------------------------------- resampling
 
 
+def learned(state: osp.CuBirdsState, seat: int) -> cr.Knowledge:
+    """What ``seat`` learned from the history of ``state``, replayed with the engine."""
+    engine = cr.new_game(state.engine_state.options, state.engine_state.seed)
+    knowledge = cr.Knowledge.start(engine.num_players)
+    for action in state.history()[1:]:  # the first action is the deal
+        engine, events = cr.step(engine, cr.action_from_id(action))
+        knowledge = cr.learn(knowledge, cr.visible_events(events, seat), seat)
+    assert engine == state.engine_state
+    return knowledge
+
+
+def test_resampled_hands_agree_with_the_history() -> None:
+    """A seat that laid all its birds of a species holds none in a resampled state."""
+    limited = 0
+    for sample in sample_states(4, seed=9, count=12):
+        for seat in range(4):
+            knowledge = learned(sample, seat)
+            limited += sum(min(limits) == 0 for limits in knowledge.hidden_limits)
+            for draw in range(3):
+                engine = sample.resample_from_infostate(
+                    seat, sampler(10 * seat + draw)
+                ).engine_state
+                for other in range(4):
+                    if other != seat:
+                        hidden = tuple(
+                            h - k
+                            for h, k in zip(
+                                engine.hands[other], engine.known_hands[other], strict=True
+                            )
+                        )
+                        assert knowledge.allows(other, hidden), (seat, other, hidden)
+                assert all(map(int.__le__, knowledge.known_discards, engine.discard_pile))
+    assert limited > 10  # the histories did rule cards out
+
+
 def test_resampling_keeps_the_information_state_and_redraws_the_rest() -> None:
     changed = different = 0
     for sample in sample_states(3, seed=4, count=10):

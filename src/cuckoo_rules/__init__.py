@@ -89,6 +89,7 @@ from .events import (
     WinReason,
     visible_events,
 )
+from .knowledge import Knowledge, learn
 from .notation import format_action, parse_action
 from .observation import (
     ObservationField,
@@ -159,6 +160,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidOptionsError",
     "IsmctsBot",
+    "Knowledge",
     "Laid",
     "Lay",
     "Metadata",
@@ -211,6 +213,7 @@ __all__ = [
     "format_action",
     "has_won",
     "json_schema",
+    "learn",
     "legal_action_mask",
     "legal_actions",
     "load_record",

@@ -18,8 +18,9 @@ import attrs
 from .actions import Phase
 from .cards import NUM_SPECIES, SPECIES, Species
 from .errors import InvalidOptionsError, ViewError
+from .knowledge import Knowledge
 from .options import GameOptions
-from .rng import SEED_LIMIT, shuffle
+from .rng import SEED_LIMIT, shuffle, splitmix64, stream_state
 from .state import (
     EMPTY_COUNTS,
     Counts,
@@ -180,9 +181,10 @@ def flock_possible(view: PlayerView) -> bool:
 
 
 _MAX_TRIES = 10_000
+_MAX_KNOWLEDGE_TRIES = 20_000
 
 
-def determinize(view: PlayerView, seed: int) -> GameState:
+def determinize(view: PlayerView, seed: int, *, knowledge: Knowledge | None = None) -> GameState:
     """Draw a full state the viewer cannot tell apart from the truth.
 
     The cards the viewer cannot see (the unknown part of every other hand, the draw pile
@@ -193,14 +195,24 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     ``shuffles`` counts the streams used, so later reshuffles in a search are seeded too.
     ``observe(determinize(view, seed), view.viewer) == view`` always holds.
 
+    A view does not record what only the history proves: a seat that has just laid all
+    its ducks holds none until it draws again. Pass ``knowledge``
+    (:func:`~cuckoo_rules.learn` folds a seat's redacted events into it) to draw only
+    states that agree with the whole history: the cards the viewer knows to be in the
+    discard pile are put there, and draws that break a hand's limits are rejected and
+    redrawn like those without a flock, so the result is uniform among the states
+    consistent with view and history.
+    Without ``knowledge`` the result is exactly as before it existed.
+
     Args:
         view: What a seat (or a spectator) sees.
         seed: An integer in ``[0, 2**64)``; it fully decides the result.
+        knowledge: What the viewer learned from the history (:class:`~cuckoo_rules.Knowledge`).
 
     Raises:
         InvalidOptionsError: If the seed is out of range.
         ViewError: If the view is inconsistent (its hidden cards do not add up, or a
-            public flock phase is impossible).
+            public flock phase is impossible), or ``knowledge`` does not fit it.
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game
@@ -211,15 +223,19 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
     unseen = unseen_cards(view)
+    n = view.options.num_players
+    discards = EMPTY_COUNTS
+    if knowledge is not None:
+        discards = _check_knowledge(view, knowledge, unseen)
+        unseen = tuple(map(operator.sub, unseen, discards))
     pool: list[Species] = []
     for species, count in zip(SPECIES, unseen, strict=True):
         pool += [species] * count
-    n = view.options.num_players
     hidden_in_hands = [
         0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
         for seat in range(n)
     ]
-    expected = sum(hidden_in_hands) + view.draw_pile_size + view.discard_pile_size
+    expected = sum(hidden_in_hands) + view.draw_pile_size + view.discard_pile_size - sum(discards)
     if min(unseen) < 0 or len(pool) != expected or min(hidden_in_hands) < 0:
         raise ViewError(f"inconsistent view: {len(pool)} unseen cards for {expected} hidden places")
     must_flock = (
@@ -229,6 +245,8 @@ def determinize(view: PlayerView, seed: int) -> GameState:
     )
     if must_flock and not flock_possible(view):
         raise ViewError(f"inconsistent view: player {view.current_player} cannot hold a flock")
+    if knowledge is not None and not knowledge.is_empty:
+        return _determinize_within(view, seed, knowledge, pool, hidden_in_hands, must_flock)
     for stream in range(_MAX_TRIES):
         cards = list(pool)
         shuffle(cards, seed, stream)
@@ -236,6 +254,125 @@ def determinize(view: PlayerView, seed: int) -> GameState:
         if not must_flock or can_fly_home(hands[view.current_player]):
             return _determinized(view, seed, stream + 1, hands, cards, pos)
     raise ViewError(f"no determinization found in {_MAX_TRIES} tries: the view is too unlikely")
+
+
+def _determinize_within(
+    view: PlayerView,
+    seed: int,
+    knowledge: Knowledge,
+    pool: list[Species],
+    hidden_in_hands: list[int],
+    must_flock: bool,
+) -> GameState:
+    """:func:`determinize` under ``knowledge``: rejection first, then a constrained deal.
+
+    Each try runs the seeded Fisher-Yates shuffle of ``pool`` (stream by stream) only as
+    far as the hidden hands need, dealing them from the end of the list and stopping at
+    the first card that breaks a limit; a try that succeeds finishes the same shuffle
+    for the piles. Accepted tries are uniform among the consistent states. If
+    :data:`_MAX_KNOWLEDGE_TRIES` tries fail (the limits are very tight), the hidden hands
+    are dealt card by card among the cards each hand may still take, which always keeps
+    to the limits but is only close to uniform.
+    """
+    order = [seat for seat in range(view.options.num_players) if hidden_in_hands[seat]]
+    n, hidden_total = len(pool), sum(hidden_in_hands)
+    for stream in range(_MAX_KNOWLEDGE_TRIES):
+        cards = list(pool)
+        state = stream_state(seed, stream)
+        i = n - 1
+        hands = list(view.known_hands)
+        for seat in order:
+            limits = knowledge.hidden_limits[seat]
+            hidden = [0] * NUM_SPECIES
+            for _ in range(hidden_in_hands[seat]):
+                if i > 0:
+                    state, out = splitmix64(state)
+                    j = out % (i + 1)
+                    cards[i], cards[j] = cards[j], cards[i]
+                k = cards[i].index
+                hidden[k] += 1
+                i -= 1
+                if hidden[k] > limits[k]:
+                    break
+            else:
+                hands[seat] = tuple(map(operator.add, hands[seat], hidden))
+                continue
+            break
+        else:
+            if view.viewer is not None:
+                assert view.hand is not None
+                hands[view.viewer] = view.hand
+            if must_flock and not can_fly_home(hands[view.current_player]):
+                continue
+            while i > 0:  # finish the shuffle for the piles
+                state, out = splitmix64(state)
+                j = out % (i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+                i -= 1
+            rest = cards[: n - hidden_total]
+            return _determinized(view, seed, stream + 1, hands, rest, 0, knowledge.known_discards)
+    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, order)
+
+
+def _deal_within(
+    view: PlayerView,
+    seed: int,
+    knowledge: Knowledge,
+    pool: list[Species],
+    hidden_in_hands: list[int],
+    must_flock: bool,
+    order: list[int],
+) -> GameState:
+    """Deal the hidden hands card by card among the cards each may take (the fallback)."""
+    # The most constrained hands first: they have the fewest cards to choose from.
+    order = sorted(order, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], _COPIES)))
+    for attempt in range(_MAX_TRIES):
+        stream = _MAX_KNOWLEDGE_TRIES + attempt
+        state = stream_state(seed, stream)
+        rest = list(pool)
+        hands = list(view.known_hands)
+        for seat in order:
+            limits = knowledge.hidden_limits[seat]
+            hidden = [0] * NUM_SPECIES
+            for _ in range(hidden_in_hands[seat]):
+                allowed = [
+                    at for at, card in enumerate(rest) if hidden[card.index] < limits[card.index]
+                ]
+                if not allowed:
+                    break
+                state, out = splitmix64(state)
+                hidden[rest.pop(allowed[out % len(allowed)]).index] += 1
+            else:
+                hands[seat] = tuple(map(operator.add, hands[seat], hidden))
+                continue
+            break
+        else:
+            if view.viewer is not None:
+                assert view.hand is not None
+                hands[view.viewer] = view.hand
+            if must_flock and not can_fly_home(hands[view.current_player]):
+                continue
+            shuffle(rest, seed, stream + 1)
+            return _determinized(view, seed, stream + 2, hands, rest, 0, knowledge.known_discards)
+    raise ViewError("no determinization found: the view and knowledge are inconsistent")
+
+
+def _check_knowledge(view: PlayerView, knowledge: Knowledge, unseen: Counts) -> Counts:
+    """Check that ``knowledge`` fits ``view``; return the known discards."""
+    if not isinstance(knowledge, Knowledge):
+        raise ViewError(f"knowledge: expected a Knowledge, got {type(knowledge).__name__}")
+    if len(knowledge.hidden_limits) != view.options.num_players:
+        raise ViewError(
+            f"knowledge: {len(knowledge.hidden_limits)} seats for a "
+            f"{view.options.num_players}-player view"
+        )
+    discards = knowledge.known_discards
+    if sum(discards) > view.discard_pile_size or any(map(int.__gt__, discards, unseen)):
+        raise ViewError(
+            f"knowledge: the known discards {_counts_repr(discards)} do not fit the "
+            f"{view.discard_pile_size} cards of the discard pile and the unseen cards"
+        )
+    return discards
 
 
 def _deal_hidden(
@@ -264,14 +401,18 @@ def _determinized(
     hands: list[Counts],
     pool: list[Species],
     pos: int,
+    known_discards: Counts = EMPTY_COUNTS,
 ) -> GameState:
-    """Build the determinized state: the rest of ``pool`` from ``pos`` makes the piles."""
+    """Build the determinized state: the rest of ``pool`` from ``pos`` makes the piles.
+
+    The discard pile is the end of ``pool`` plus ``known_discards``.
+    """
     draw_pile = tuple(pool[pos : pos + view.draw_pile_size])
     pos += view.draw_pile_size
-    discard = [0] * len(SPECIES)
+    discard = list(known_discards)
     for card in pool[pos:]:
         discard[card.index] += 1
-    assert pos + view.discard_pile_size == len(pool)
+    assert pos + view.discard_pile_size - sum(known_discards) == len(pool)
     return GameState(
         view.options,
         seed,

@@ -81,14 +81,13 @@ another seat, the draw-pile order or the seed can reach them.
 
 **Resampling.** :meth:`CuBirdsState.resample_from_infostate` (for OpenSpiel's Python
 ISMCTS, :class:`open_spiel.python.algorithms.ismcts.ISMCTSBot`) redraws the hidden cards
-with :func:`cuckoo_rules.determinize`: uniformly among the deals consistent with the
-seat's *current view* (which tracks the cards everybody saw enter each hand, hand sizes
-and the public flock constraint). It does not use inferences from the history that the
-view does not record: for example that a seat which has just laid all its ducks holds no
-duck until it draws or captures again, or which cards the seat itself discarded at a round
-end. The resampled state keeps the seat's information state exactly; the other seats'
-past private observations are not sampled, so their information states in it show only
-the public past (plus their current, sampled, view). The method is Python-only: C++ code
+with :func:`cuckoo_rules.determinize`, uniformly among the deals consistent with the
+seat's current view *and* with what its history proves (:func:`cuckoo_rules.learn`): a
+seat that has just laid all its ducks holds no duck until it draws again, and the cards
+the seat saw go to the discard pile stay there until it is reshuffled. The resampled
+state keeps the seat's information state exactly; the other seats' past private
+observations are not sampled, so their information states in it show only the public
+past (plus their current, sampled, view). The method is Python-only: C++ code
 calling ``State::ResampleFromInfostate`` does not see it.
 
 The underlying engine state is :attr:`CuBirdsState.engine_state` (read-only); give bots
@@ -123,6 +122,7 @@ from ..events import (
     Reshuffled,
     visible_events,
 )
+from ..knowledge import Knowledge, learn
 from ..notation import format_action
 from ..observation import ObservationField, encode_observation, observation_layout
 from ..options import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, GameOptions
@@ -594,11 +594,12 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
         """Return a state ``player_id`` cannot tell from this one, hidden cards redrawn.
 
         The hidden cards and the seed of future reshuffles come from
-        :func:`cuckoo_rules.determinize` of the seat's view, with a 64-bit seed built from
-        two calls of ``probability_sampler`` (each a float in ``[0, 1)``, such as a
-        ``pyspiel.UniformProbabilitySampler``). The result has the same history and the
-        same information state for ``player_id``; see the module documentation for what
-        the determinization does not take into account.
+        :func:`cuckoo_rules.determinize` of the seat's view and of what the seat learned
+        from its history (:func:`cuckoo_rules.learn` of its redacted events), with a 64-bit
+        seed built from two calls of ``probability_sampler`` (each a float in ``[0, 1)``,
+        such as a ``pyspiel.UniformProbabilitySampler``). The result has the same history
+        and the same information state for ``player_id``, and agrees with everything that
+        history proves about the hidden cards.
 
         Raises:
             ValueError: If the sampler returns a value outside ``[0, 1]``.
@@ -620,8 +621,13 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
             line if seat == player_id else _without_hand(line)
             for seat, line in enumerate(record.deal)
         )
+        knowledge = learn(
+            Knowledge.start(n),
+            (e for move in record.steps for e in visible_events(move.events, player_id)),
+            player_id,
+        )
         clone._record = _Record(
-            determinize(view, seed),
+            determinize(view, seed, knowledge=knowledge),
             deal,
             tuple(s.redacted_for(player_id, n) for s in record.steps),
         )

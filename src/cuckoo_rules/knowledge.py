@@ -1,0 +1,154 @@
+"""What a seat has learned from the history beyond its current view.
+
+A :class:`~cuckoo_rules.PlayerView` is a snapshot: it shows the cards everybody saw
+enter each hand, but not what the past *rules out*. Laying birds lays every card of that
+species, and so does flying a flock home, so right after either the seat holds none of
+that species among its unknown cards, until it draws (two hidden cards at most) or a new
+round is dealt. The viewer also knows some cards of the discard pile: the flock cards
+not kept, and its own hand discarded at a round end, until the discard pile is shuffled
+into a new draw pile.
+
+:class:`Knowledge` holds these facts, :func:`learn` folds a seat's redacted events
+(:func:`~cuckoo_rules.visible_events`) into them, and
+:func:`~cuckoo_rules.determinize` accepts them so that the states it draws agree with the
+whole history and not just with the view.
+
+Example:
+    >>> from cuckoo_rules import GameOptions, Lay, Side, Species, new_game, step
+    >>> from cuckoo_rules import observe, visible_events, determinize
+    >>> state = new_game(GameOptions(num_players=2), seed=3)
+    >>> state.current_player
+    0
+    >>> state, events = step(state, Lay(Species.TOUCAN, 0, Side.LEFT))
+    >>> known = learn(Knowledge.start(2), visible_events(events, 1), viewer=1)
+    >>> known.hidden_limits[0][Species.TOUCAN.index]
+    0
+    >>> guess = determinize(observe(state, 1), seed=9, knowledge=known)
+    >>> guess.hands[0][Species.TOUCAN.index] - state.known_hands[0][Species.TOUCAN.index]
+    0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from .cards import NUM_SPECIES, SPECIES
+from .errors import ViewError
+from .events import Dealt, Drew, Event, FlewHome, Laid, Reshuffled, RoundEnded
+from .options import MAX_PLAYERS, MIN_PLAYERS
+from .state import EMPTY_COUNTS, Counts
+
+__all__ = ["Knowledge", "learn"]
+
+_COPIES: Counts = tuple(s.copies for s in SPECIES)
+
+
+def _check_counts(value: object, path: str) -> None:
+    if (
+        type(value) is not tuple
+        or len(value) != NUM_SPECIES
+        or any(type(x) is not int or x < 0 for x in value)
+    ):
+        raise ViewError(f"{path}: expected {NUM_SPECIES} non-negative integers, got {value!r}")
+
+
+def _check_limits(instance: object, attribute: object, value: object) -> None:
+    if type(value) is not tuple or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
+        raise ViewError(f"hidden_limits: expected one entry per seat, got {value!r}")
+    for seat, limits in enumerate(value):
+        _check_counts(limits, f"hidden_limits[{seat}]")
+
+
+def _check_discards(instance: object, attribute: object, value: object) -> None:
+    _check_counts(value, "known_discards")
+
+
+@attrs.frozen
+class Knowledge:
+    """Facts about the hidden cards that the history proves and the view does not show.
+
+    Attributes:
+        hidden_limits: For each seat, the most cards of each species (as counts) that the
+            part of its hand the viewer has not seen can hold; a species' number of
+            copies means that no limit is known.
+        known_discards: Cards (as counts) the viewer knows lie in the discard pile.
+    """
+
+    hidden_limits: tuple[Counts, ...] = attrs.field(validator=_check_limits)
+    known_discards: Counts = attrs.field(validator=_check_discards)
+
+    @classmethod
+    def start(cls, num_players: int) -> Knowledge:
+        """What is known at the start of a game beyond the view: nothing.
+
+        Raises:
+            ViewError: If ``num_players`` is not 2 to 5.
+        """
+        if type(num_players) is not int:
+            raise ViewError(f"num_players: expected an integer, got {num_players!r}")
+        return cls((_COPIES,) * num_players, EMPTY_COUNTS)
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether nothing is known beyond the view (no limit, no known discard)."""
+        return not any(self.known_discards) and all(
+            limits == _COPIES for limits in self.hidden_limits
+        )
+
+    def allows(self, seat: int, hidden: Counts) -> bool:
+        """Whether ``seat``'s unseen cards may be ``hidden`` (as counts)."""
+        return all(map(int.__le__, hidden, self.hidden_limits[seat]))
+
+
+def _capped(limits: Counts, extra: int) -> Counts:
+    return tuple(min(limit + extra, copies) for limit, copies in zip(limits, _COPIES, strict=True))
+
+
+def _zero(counts: Counts, index: int) -> Counts:
+    return (*counts[:index], 0, *counts[index + 1 :])
+
+
+def _plus(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> Knowledge:
+    """Return ``knowledge`` updated with ``events``, as ``viewer`` saw them.
+
+    Give the events of a game in order, from its start (:func:`Knowledge.start`), as
+    :func:`~cuckoo_rules.visible_events` redacts them for ``viewer`` (a seat or ``None``
+    for a spectator); events the viewer could not see in full are used only for what
+    they show. The result is sound: the true state always agrees with it.
+
+    Raises:
+        ViewError: If an event names a seat the knowledge does not have.
+    """
+    limits = list(knowledge.hidden_limits)
+    discards = knowledge.known_discards
+    try:
+        for event in events:
+            if type(event) is Laid:
+                limits[event.player] = _zero(limits[event.player], event.species.index)
+            elif type(event) is FlewHome:
+                index = event.species.index
+                limits[event.player] = _zero(limits[event.player], index)
+                extra = event.revealed - event.kept
+                discards = (*discards[:index], discards[index] + extra, *discards[index + 1 :])
+            elif type(event) is Drew:
+                if event.player != viewer:
+                    limits[event.player] = _capped(limits[event.player], event.count)
+            elif type(event) is RoundEnded:
+                for hand in event.hands:
+                    if hand is not None:
+                        discards = _plus(discards, hand)
+            elif type(event) is Dealt:
+                limits = [_COPIES] * len(limits)
+            elif type(event) is Reshuffled:
+                discards = EMPTY_COUNTS
+    except IndexError:
+        raise ViewError(
+            f"events name a seat beyond the {len(limits)} seats of this knowledge"
+        ) from None
+    return Knowledge(tuple(limits), discards)

@@ -1,0 +1,193 @@
+"""What the history proves beyond the view, and determinizations that respect it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+import cuckoo_rules as cr
+from tests.strategies import OPTIONS
+
+
+def minus(a: cr.Counts, b: cr.Counts) -> cr.Counts:
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+def sound(state: cr.GameState, knowledge: cr.Knowledge, viewer: int | None) -> bool:
+    """Whether the true state agrees with ``knowledge``."""
+    for seat in range(state.num_players):
+        if seat != viewer and not knowledge.allows(
+            seat, minus(state.hands[seat], state.known_hands[seat])
+        ):
+            return False
+    return all(map(int.__le__, knowledge.known_discards, state.discard_pile))
+
+
+def play(
+    options: cr.GameOptions, seed: int, rng: random.Random, steps: int
+) -> list[tuple[cr.GameState, tuple[cr.Event, ...]]]:
+    """The states of a random game with the events that led to each (none for the first)."""
+    state = cr.new_game(options, seed)
+    history: list[tuple[cr.GameState, tuple[cr.Event, ...]]] = [(state, ())]
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state, events = cr.step(state, rng.choice(cr.legal_actions(state)))
+        history.append((state, events))
+    return history
+
+
+@given(OPTIONS, st.integers(0, 2**64 - 1), st.integers(0, 2**32 - 1))
+def test_the_true_state_always_agrees_with_what_was_learned(
+    options: cr.GameOptions, seed: int, rng_seed: int
+) -> None:
+    history = play(options, seed, random.Random(rng_seed), 300)
+    for viewer in [*range(options.num_players), None]:
+        knowledge = cr.Knowledge.start(options.num_players)
+        for state, events in history:
+            knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
+            assert sound(state, knowledge, viewer), (viewer, knowledge)
+    limited = sum(
+        limit < s.copies
+        for limits in knowledge.hidden_limits
+        for limit, s in zip(limits, cr.SPECIES, strict=True)
+    )
+    event(f"limits at the end: {min(limited, 5)}")
+
+
+def knowledge_at(
+    history: list[tuple[cr.GameState, tuple[cr.Event, ...]]], viewer: int
+) -> cr.Knowledge:
+    knowledge = cr.Knowledge.start(history[0][0].num_players)
+    for _, events in history:
+        knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
+    return knowledge
+
+
+def sample_histories(
+    count: int, seed: int
+) -> list[list[tuple[cr.GameState, tuple[cr.Event, ...]]]]:
+    rng = random.Random(seed)
+    return [
+        play(
+            cr.GameOptions(num_players=rng.randint(2, 5)),
+            rng.randrange(2**64),
+            rng,
+            rng.randint(5, 120),
+        )
+        for _ in range(count)
+    ]
+
+
+def test_determinize_with_knowledge_agrees_with_view_and_history() -> None:
+    violations_without = 0
+    for history in sample_histories(60, seed=1):
+        state = history[-1][0]
+        for viewer in range(state.num_players):
+            knowledge = knowledge_at(history, viewer)
+            view = cr.observe(state, viewer)
+            for seed in range(5):
+                guess = cr.determinize(view, seed, knowledge=knowledge)
+                assert cr.observe(guess, viewer) == view
+                assert sound(guess, knowledge, viewer)
+                violations_without += not sound(cr.determinize(view, seed), knowledge, viewer)
+    # Without the knowledge, many determinizations contradict the history.
+    assert violations_without > 100
+
+
+def test_no_knowledge_gives_the_same_state_as_none() -> None:
+    for history in sample_histories(20, seed=2):
+        state = history[-1][0]
+        view = cr.observe(state, 0)
+        start = cr.Knowledge.start(state.num_players)
+        for seed in range(3):
+            assert cr.determinize(view, seed, knowledge=start) == cr.determinize(view, seed)
+
+
+def test_conditioning_is_uniform() -> None:
+    """The knowledge-conditioned draws match unconditioned draws filtered by the knowledge."""
+    state = cr.new_game(cr.GameOptions(num_players=2), seed=3)
+    state, events = cr.step(state, cr.Lay(cr.Species.TOUCAN, 0, cr.Side.LEFT))
+    knowledge = cr.learn(cr.Knowledge.start(2), cr.visible_events(events, 1), 1)
+    view = cr.observe(state, 1)
+    assert knowledge.hidden_limits[0][cr.Species.TOUCAN.index] == 0
+
+    def statistic(guess: cr.GameState) -> int:
+        return guess.hands[0][cr.Species.OWL.index]
+
+    conditioned = Counter(
+        statistic(cr.determinize(view, seed, knowledge=knowledge)) for seed in range(3000)
+    )
+    filtered: Counter[int] = Counter()
+    seed = 10**6
+    while filtered.total() < 3000:
+        guess = cr.determinize(view, seed)
+        seed += 1
+        if sound(guess, knowledge, 1):
+            filtered[statistic(guess)] += 1
+    assert seed - 10**6 > 3300  # the filter really removed draws
+    distance = sum(abs(conditioned[k] - filtered[k]) for k in conditioned | filtered) / 6000
+    assert distance < 0.05, (conditioned, filtered)
+
+
+def test_known_discards_are_put_in_the_discard_pile() -> None:
+    found = 0
+    for history in sample_histories(80, seed=4):
+        state = history[-1][0]
+        for viewer in range(state.num_players):
+            knowledge = knowledge_at(history, viewer)
+            if sum(knowledge.known_discards):
+                found += 1
+                guess = cr.determinize(cr.observe(state, viewer), 7, knowledge=knowledge)
+                assert all(map(int.__le__, knowledge.known_discards, guess.discard_pile))
+    assert found > 10
+
+
+def test_bad_knowledge_is_refused_with_a_clear_error() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), seed=5)
+    view = cr.observe(state, 0)
+    with pytest.raises(cr.ViewError, match="knowledge: 2 seats for a 3-player view"):
+        cr.determinize(view, 1, knowledge=cr.Knowledge.start(2))
+    too_many = cr.Knowledge(cr.Knowledge.start(3).hidden_limits, (0, 0, 0, 0, 0, 0, 0, 99))
+    with pytest.raises(cr.ViewError, match=r"known discards .* do not fit"):
+        cr.determinize(view, 1, knowledge=too_many)
+    with pytest.raises(cr.ViewError, match="expected a Knowledge, got dict"):
+        cr.determinize(view, 1, knowledge={})  # type: ignore[arg-type]
+    with pytest.raises(cr.ViewError, match=r"hidden_limits\[1\]: expected 8 non-negative"):
+        cr.Knowledge(((0,) * 8, (0,) * 7), (0,) * 8)
+    with pytest.raises(cr.ViewError, match="hidden_limits: expected one entry per seat"):
+        cr.Knowledge.start(1)
+    with pytest.raises(cr.ViewError, match="known_discards: expected 8"):
+        cr.Knowledge(cr.Knowledge.start(2).hidden_limits, (-1,) * 8)
+    with pytest.raises(cr.ViewError, match="beyond the 2 seats"):
+        cr.learn(
+            cr.Knowledge.start(2),
+            [cr.DeclinedDraw(0), cr.Laid(4, cr.Species.OWL, 1, 0, cr.Side.LEFT)],
+            0,
+        )
+
+
+def test_the_fallback_deal_keeps_to_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no rejection tries at all, the card-by-card deal still respects everything."""
+    import cuckoo_rules.views as views
+
+    monkeypatch.setattr(views, "_MAX_KNOWLEDGE_TRIES", 0)
+    checked = 0
+    for history in sample_histories(40, seed=6):
+        state = history[-1][0]
+        for viewer in range(state.num_players):
+            knowledge = knowledge_at(history, viewer)
+            if knowledge.is_empty:
+                continue
+            view = cr.observe(state, viewer)
+            for seed in range(3):
+                guess = cr.determinize(view, seed, knowledge=knowledge)
+                assert cr.observe(guess, viewer) == view
+                assert sound(guess, knowledge, viewer)
+                assert guess == cr.determinize(view, seed, knowledge=knowledge)  # seeded
+                checked += 1
+    assert checked > 100
