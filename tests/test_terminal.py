@@ -191,6 +191,17 @@ def test_quit_offers_to_save(tmp_path: Path) -> None:
         assert cr.load_record(source) == record
 
 
+@pytest.mark.parametrize("answer", ["n", "No", ""])
+def test_quit_then_no_skips_saving(
+    answer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    text, _ = run_play(f"17\nq\n{answer}\n")
+    assert "save to file?" in text
+    assert "Game saved" not in text
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_replay_steps_back_and_forth() -> None:
     _, record = run_play("1\n" * 500)
     out = io.StringIO()

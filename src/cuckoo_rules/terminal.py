@@ -416,12 +416,12 @@ def _save(record: GameRecord, path: str, console: Console) -> bool:
 
 
 def _offer_save(record: GameRecord, save: str | None, console: Console) -> None:
-    """Save to ``save``, or, without it, ask for a path (Enter or Ctrl-D skips)."""
+    """Save to ``save``, or, without it, ask for a path (Enter, ``n`` or Ctrl-D skips)."""
     if save is not None:
         _save(record, save, console)
         return
     path = console.ask("save to file? (path or Enter to skip) ")
-    if path:
+    if path and path.strip().lower() not in ("n", "no"):
         _save(record, path, console)
 
 
