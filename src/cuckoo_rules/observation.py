@@ -54,7 +54,7 @@ from .actions import NUM_ROWS, Phase
 from .cards import NUM_SPECIES
 from .errors import InvalidOptionsError, ViewError
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .views import PlayerView, unseen_cards
+from .views import PlayerView, _unseen_besides
 
 __all__ = [
     "ObservationField",
@@ -69,6 +69,7 @@ _HEADER = 4 + NUM_SPECIES + NUM_SPECIES + 2
 _ROW = 1 + 3 * NUM_SPECIES
 _SEAT = 3 + 2 * NUM_SPECIES
 _ROWS_END = _HEADER + NUM_ROWS * _ROW
+_NO_CARDS = (0,) * NUM_SPECIES
 
 
 @attrs.frozen
@@ -182,35 +183,46 @@ def encode_observation(view: PlayerView) -> tuple[int, ...]:
     """
     if not isinstance(view, PlayerView):
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
+    # The hot path of every adapter's step, so it avoids per-value Python work: one pass
+    # over each row's cards, whose counts also give the unseen cards.
     out = [0] * 4
     out[_PHASES.index(view.phase)] = 1
-    out += view.hand if view.hand is not None else (0,) * NUM_SPECIES
-    out += unseen_cards(view)
-    out.append(view.draw_pile_size)
-    out.append(view.discard_pile_size)
+    rows: list[int] = []
+    row_counts: list[list[int]] = []
     for row in view.rows:
         n = len(row)
+        last = n - 1
         count = [0] * NUM_SPECIES
-        left = [-1] * NUM_SPECIES
+        left = [0] * NUM_SPECIES
         right = [0] * NUM_SPECIES
         for position, card in enumerate(row):
             i = card.index
-            count[i] += 1
-            if left[i] < 0:
+            if not count[i]:
                 left[i] = position
-            right[i] = n - 1 - position
-        out.append(n)
-        out += count
-        out += (max(x, 0) for x in left)
-        out += right
+            count[i] += 1
+            right[i] = last - position
+        rows.append(n)
+        rows += count
+        rows += left
+        rows += right
+        row_counts.append(count)
+    hand = view.hand
+    viewer = view.viewer
+    out += hand if hand is not None else _NO_CARDS
+    out += _unseen_besides(view, row_counts)
+    out.append(view.draw_pile_size)
+    out.append(view.discard_pile_size)
+    out += rows
     players = view.num_players
-    me = 0 if view.viewer is None else view.viewer
-    over = view.phase is Phase.GAME_OVER
+    me = 0 if viewer is None else viewer
+    acting = -1 if view.phase is Phase.GAME_OVER else view.current_player
+    winners, hand_sizes = view.winners, view.hand_sizes
+    known_hands, collections = view.known_hands, view.collections
     for k in range(players):
         seat = (me + k) % players
-        out.append(int(seat == view.current_player and not over))
-        out.append(int(seat in view.winners))
-        out.append(view.hand_sizes[seat])
-        out += view.known_hands[seat]
-        out += view.collections[seat]
+        out.append(int(seat == acting))
+        out.append(int(seat in winners))
+        out.append(hand_sizes[seat])
+        out += known_hands[seat]
+        out += collections[seat]
     return tuple(out)

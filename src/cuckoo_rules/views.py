@@ -12,6 +12,7 @@ viewer cannot tell apart from the truth, as search bots need.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -150,11 +151,16 @@ def unseen_cards(view: PlayerView) -> Counts:
     for row in view.rows:
         for card in row:
             in_rows[card.index] += 1
+    return _unseen_besides(view, (in_rows,))
+
+
+def _unseen_besides(view: PlayerView, in_rows: Iterable[Sequence[int]]) -> Counts:
+    """:func:`unseen_cards`, given the rows' cards as counts (one or several vectors)."""
     held = list(view.known_hands)  # the cards in hands that the viewer has seen
     viewer = view.viewer
     if viewer is not None and 0 <= viewer < len(held):  # all of its own hand
         held[viewer] = EMPTY_COUNTS if view.hand is None else view.hand
-    seen = map(sum, zip(in_rows, *held, *view.collections, strict=True))  # species by species
+    seen = map(sum, zip(*in_rows, *held, *view.collections, strict=True))  # species by species
     return tuple(map(operator.sub, _COPIES, seen))
 
 

@@ -194,18 +194,19 @@ def _holding_chances(view: PlayerView, seat: int) -> tuple[float, ...]:
 def _best_capture(row: Row, chances: tuple[float, ...]) -> float:
     """The expected size of the best capture another seat could make on ``row``."""
     length = len(row)
-    first: dict[Species, int] = {}
-    last: dict[Species, int] = {}
+    first: dict[int, int] = {}  # by species index: an Enum's hash is slow Python code
+    last: dict[int, int] = {}
     for position, card in enumerate(row):
-        if card not in first:
-            first[card] = position
-        last[card] = position
+        i = card.index
+        if i not in first:
+            first[i] = position
+        last[i] = position
     if len(first) < 2:
         return 0.0
     best = 0.0
-    for card, position in first.items():
-        size = max(position, length - 1 - last[card])
-        expected = chances[card.index] * size
+    for i, position in first.items():
+        size = max(position, length - 1 - last[i])
+        expected = chances[i] * size
         if expected > best:
             best = expected
     return best

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import SupportsIndex
+from typing import SupportsIndex, cast
 
-from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
+from ..actions import ALL_ACTIONS, NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..engine import legal_actions
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..notation import format_action
 from ..options import GameOptions
@@ -27,6 +28,7 @@ __all__ = [
     "check_render_mode",
     "check_seed",
     "describe_id",
+    "legal_ids",
     "render_text",
     "resolve_options",
     "winner_shares",
@@ -34,6 +36,10 @@ __all__ = [
 
 RENDER_MODES: tuple[str, ...] = ("ansi", "human")
 """The render modes every adapter supports."""
+
+# The engine hands out the action objects of ALL_ACTIONS (kept alive there), so their
+# identities map to their ids; any other equal action falls back to action_id.
+_ID_OF_ACTION: dict[int, int] = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
 def agent_name(seat: int) -> str:
@@ -91,11 +97,15 @@ def check_max_turns(max_turns: object) -> int | None:
 
 def _as_int(value: object) -> int | None:
     """``value`` as an ``int`` if it is a Python or NumPy integer (not a bool), else None."""
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+    if type(value) is int:  # the usual case, decided at once
+        return value
+    if isinstance(value, bool):
         return None
+    # No ``isinstance(value, SupportsIndex)`` first: that protocol check costs about 2 µs
+    # a call, and ``operator.index`` raises TypeError for whatever it would turn away.
     try:
-        return operator.index(value)
-    except TypeError:  # an array of more than one value, or of floats
+        return operator.index(cast(SupportsIndex, value))
+    except TypeError:  # not an integer, an array of more than one value, or of floats
         return None
 
 
@@ -129,6 +139,20 @@ def action_index(action: object) -> int:
             f"{NUM_DISTINCT_ACTIONS - 1}); see cuckoo_rules.action_from_id"
         )
     return value
+
+
+def legal_ids(state: GameState) -> list[int]:
+    """The ids of ``state``'s legal actions, in canonical order: ``action_id`` of each.
+
+    A step of an adapter needs them for the action mask and the infos; looking the
+    engine's own action objects up by identity costs a fraction of calling
+    :func:`~cuckoo_rules.action_id` on each.
+    """
+    ids = _ID_OF_ACTION
+    out = [ids.get(id(a), -1) for a in legal_actions(state)]
+    if -1 in out:  # not the engine's own action objects: never happens, but be safe
+        out = [action_id(a) for a in legal_actions(state)]
+    return out
 
 
 def describe_id(index: int) -> str:

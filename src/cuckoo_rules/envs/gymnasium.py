@@ -83,7 +83,7 @@ from numpy.typing import NDArray
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..bots import Bot, BotError, BotSpec, derive_seed, make_bot, parse_bot_spec
 from ..cards import DECK_SIZE
-from ..engine import apply, legal_action_mask, new_game
+from ..engine import apply, new_game
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
@@ -96,6 +96,7 @@ from ._common import (
     check_render_mode,
     check_seed,
     describe_id,
+    legal_ids,
     render_text,
     resolve_options,
     winner_shares,
@@ -358,9 +359,10 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
 
     def _mask(self) -> NDArray[np.int8]:
         state = self.game_state
-        if self._done or state.is_over or state.current_player != self.seat:
-            return np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
-        return np.asarray(legal_action_mask(state), dtype=np.int8)
+        mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
+        if not (self._done or state.is_over or state.current_player != self.seat):
+            mask[legal_ids(state)] = 1  # legal_action_mask(state), without a tuple of 74
+        return mask
 
     def _observation(self) -> Observation:
         view = observe(self.game_state, self.seat)

@@ -107,10 +107,10 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..actions import ALL_ACTIONS, NUM_DISTINCT_ACTIONS, Side, action_from_id, action_id
+from ..actions import NUM_DISTINCT_ACTIONS, Side, action_from_id
 from ..cards import NUM_SPECIES
 from ..codec import encode_event, encode_view
-from ..engine import legal_actions, new_game, step
+from ..engine import new_game, step
 from ..errors import InvalidOptionsError
 from ..events import (
     DeclinedDraw,
@@ -129,6 +129,7 @@ from ..options import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, GameOptions
 from ..state import GameState, counts_to_dict
 from ..terminal import render_view
 from ..views import PlayerView, determinize, observe
+from ._common import legal_ids
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -153,10 +154,6 @@ _FLY_HOME_ID = 65
 _PASS_ID = 73
 _SEED_BITS = 64
 _JSON_SEPARATORS = (",", ":")
-
-# The engine hands out the action objects of ALL_ACTIONS (kept alive there), so their
-# identities map to their ids; any other equal action falls back to action_id.
-_ID_OF_ACTION: dict[int, int] = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 _DEFAULT_OPTIONS = GameOptions(num_players=MIN_PLAYERS)
 _PARAMETERS: dict[str, Any] = {
@@ -533,10 +530,7 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal action ids of the seat to act, in increasing order."""
-        ids = _ID_OF_ACTION
-        out = [ids.get(id(a), -1) for a in legal_actions(self._dealt().engine)]
-        if -1 in out:  # not the engine's own action objects: never happens, but be safe
-            out = [action_id(a) for a in legal_actions(self._dealt().engine)]
+        out = legal_ids(self._dealt().engine)
         out.sort()
         return out
 

@@ -80,9 +80,9 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..cards import DECK_SIZE
-from ..engine import apply, legal_action_mask, legal_actions, new_game
+from ..engine import apply, new_game
 from ..errors import IllegalActionError
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
@@ -96,6 +96,7 @@ from ._common import (
     check_render_mode,
     check_seed,
     describe_id,
+    legal_ids,
     render_text,
     resolve_options,
     winner_shares,
@@ -172,6 +173,9 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
         self._rng: random.Random | None = None
         self._state: GameState | None = None
         self._finished = False  # whether the episode has ended (terminated or truncated)
+        # The legal action ids of the seat to act in ``_state`` ([] once the episode has
+        # ended), kept by _update_infos for the infos and the action mask.
+        self._legal_ids: list[int] = []
 
     # ------------------------------------------------------------------ spaces
 
@@ -254,10 +258,10 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
         seat = self.seat_of(agent)
         view = observe(self.game_state, seat)
         observation = np.asarray(encode_observation(view), dtype=np.float32)
+        mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
         if view.is_my_turn and not self._finished:
-            mask = np.asarray(legal_action_mask(view), dtype=np.int8)
-        else:
-            mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
+            # legal_action_mask(view), from the ids _update_infos found for this state
+            mask[self._legal_ids] = 1
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -336,7 +340,8 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
         """``infos[agent]``: the legal action ids (for the seat to act), and the winners."""
         state = self.game_state
         acting = agent_name(state.current_player)
-        moves = [] if self._finished else [action_id(a) for a in legal_actions(state)]
+        moves = [] if self._finished else legal_ids(state)
+        self._legal_ids = moves
         self.infos = {}
         for name in self.agents:
             info: dict[str, Any] = {"legal_moves": moves[:] if name == acting else []}
