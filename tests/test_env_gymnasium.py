@@ -4,8 +4,6 @@ illegal actions, rewards, determinism, rendering and errors."""
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 import warnings
 from typing import Any
 
@@ -19,8 +17,6 @@ import cuckoo_rules as cr
 from cuckoo_rules.bots import derive_seed
 from cuckoo_rules.envs import gymnasium as cg
 from cuckoo_rules.envs.gymnasium import ENV_ID, CuckooEnv
-
-from .conftest import ROOT
 
 PLAYERS = (2, 3, 4, 5)
 
@@ -337,17 +333,3 @@ def test_use_before_reset_and_bad_seeds() -> None:
     for seed in (-1, 2**64):
         with pytest.raises(cr.InvalidOptionsError, match="seed"):
             env.reset(seed=seed)
-
-
-# --------------------------------------------------------------------------- example
-
-
-def test_gymnasium_example_runs() -> None:
-    script = ROOT / "examples" / "gymnasium_random_agent.py"
-    args = [sys.executable, str(script), "--episodes", "3", "--players", "3", "--seed", "2"]
-    out = subprocess.run(args, capture_output=True, text=True, check=True, timeout=60).stdout
-    lines = out.splitlines()
-    assert [line.split(":")[0] for line in lines[:3]] == ["episode 0", "episode 1", "episode 2"]
-    rewards = [float(line.split()[-1]) for line in lines[:3]]
-    assert lines[3] == f"mean reward over 3 episodes: {np.mean(rewards):.3f}"
-    assert subprocess.run(args, capture_output=True, text=True, check=True).stdout == out

@@ -4,8 +4,6 @@ observations and masks against the engine, rewards, determinism, rendering and e
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,8 +16,6 @@ from pettingzoo.utils import wrappers
 
 import cuckoo_rules as cr
 from cuckoo_rules.envs.pettingzoo import CuckooAECEnv, env, raw_env
-
-from .conftest import ROOT
 
 PLAYERS = (2, 3, 4, 5)
 
@@ -403,30 +399,3 @@ def test_terminate_illegal_wrapper_convention_works_as_documented(
         game.step(None)
     assert finals[offender] == -1
     assert sum(finals.values()) == -1
-
-
-# --------------------------------------------------------------------------- packaging
-
-
-def test_the_core_package_imports_no_optional_dependency() -> None:
-    code = (
-        "import sys, cuckoo_rules, cuckoo_rules.envs\n"
-        "bad = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel'} & set(sys.modules)\n"
-        "assert not bad, bad\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
-
-
-def test_pettingzoo_example_runs() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "pettingzoo_random_game.py"), "--seed", "3"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    ).stdout
-    lines = out.splitlines()
-    assert lines[0].startswith("3 players, seed 3:")
-    rewards = [float(line.split()[-1]) for line in lines if line.startswith("player_")]
-    assert len(rewards) == 3
-    assert sum(rewards) == pytest.approx(1)

@@ -336,12 +336,19 @@ def test_documentation_examples(page: Path) -> None:
 def test_pettingzoo_random_game_rewards_sum_to_one() -> None:
     lines = run_example("pettingzoo_random_game.py", "--players", "3", "--seed", "3").splitlines()
     assert lines[0].startswith("3 players, seed 3:")
-    assert sum(float(line.split()[-1]) for line in lines[1:]) == pytest.approx(1)
+    rewards = [float(line.split()[-1]) for line in lines if line.startswith("player_")]
+    assert len(rewards) == 3
+    assert sum(rewards) == pytest.approx(1)
 
 
-def test_gymnasium_random_agent_prints_the_mean() -> None:
-    out = run_example("gymnasium_random_agent.py", "--episodes", "3", "--seed", "2")
-    assert out.splitlines()[-1].startswith("mean reward over 3 episodes: ")
+def test_gymnasium_random_agent_prints_each_episode_and_the_mean() -> None:
+    args = ("--episodes", "3", "--players", "3", "--seed", "2")
+    out = run_example("gymnasium_random_agent.py", *args)
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["episode 0", "episode 1", "episode 2"]
+    rewards = [float(line.split()[-1]) for line in lines[:3]]
+    assert lines[3] == f"mean reward over 3 episodes: {sum(rewards) / 3:.3f}"
+    assert run_example("gymnasium_random_agent.py", *args) == out  # seeded
 
 
 def test_openspiel_ismcts_against_greedy() -> None:

@@ -47,3 +47,11 @@ class ViewError(CuckooError, ValueError):
     ``observe`` asked for a seat the game does not have, or ``determinize`` given a view
     whose hidden cards do not add up.
     """
+
+
+def _needs_extra(module: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """The error to raise when ``module`` cannot import a package of the optional ``extra``."""
+    missing = (error.name or "").partition(".")[0] or "a package"
+    return ModuleNotFoundError(
+        f"{module} needs {missing}: pip install 'cuckoo-rules[{extra}]'", name=error.name
+    )

@@ -74,11 +74,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from gymnasium.error import ResetNeeded
-from numpy.typing import NDArray
+from ..errors import _needs_extra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
+    from numpy.typing import NDArray
+except ModuleNotFoundError as error:
+    raise _needs_extra(__name__, "gymnasium", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..bots import Bot, BotError, BotSpec, derive_seed, make_bot, parse_bot_spec

@@ -103,9 +103,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
-import numpy as np
-import numpy.typing as npt
-import pyspiel
+
+from ..errors import _needs_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    import pyspiel
+except ModuleNotFoundError as error:
+    raise _needs_extra(__name__, "openspiel", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS, Side, action_from_id
 from ..cards import NUM_SPECIES

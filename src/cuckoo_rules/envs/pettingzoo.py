@@ -73,12 +73,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from ..errors import _needs_extra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as error:
+    raise _needs_extra(__name__, "pettingzoo", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..cards import DECK_SIZE

@@ -7,14 +7,11 @@ Needs the ``web`` extra (``pip install 'cuckoo-rules[web]'``: Starlette and uvic
 the server, even with ``kill -9``, loses no accepted action.
 """
 
+from ..errors import _needs_extra
+
 try:
     from .app import MAX_BODY, create_app
 except ModuleNotFoundError as error:
-    _missing = (error.name or "").partition(".")[0]
-    if _missing not in ("starlette", "uvicorn"):
-        raise
-    raise ModuleNotFoundError(
-        f"cuckoo_rules.web needs {_missing}: pip install 'cuckoo-rules[web]'", name=_missing
-    ) from error
+    raise _needs_extra(__name__, "web", error) from error
 
 __all__ = ["MAX_BODY", "create_app"]

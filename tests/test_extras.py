@@ -1,0 +1,44 @@
+"""Importing a module of an optional extra that is not installed says what to install."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("cuckoo_rules.web", "starlette", "web"),
+        ("cuckoo_rules.envs.pettingzoo", "pettingzoo", "pettingzoo"),
+        ("cuckoo_rules.envs.gymnasium", "gymnasium", "gymnasium"),
+        ("cuckoo_rules.envs.openspiel", "pyspiel", "openspiel"),
+        ("cuckoo_rules.envs.openspiel", "numpy", "openspiel"),
+    ],
+)
+def test_a_missing_extra_is_named(module: str, blocked: str, extra: str) -> None:
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"  # as if it were not installed
+        "try:\n"
+        f"    import {module}\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == f"{module} needs {blocked}: pip install 'cuckoo-rules[{extra}]'"
+
+
+def test_the_core_imports_no_optional_dependency() -> None:
+    code = (
+        "import sys, cuckoo_rules, cuckoo_rules.envs\n"
+        "heavy = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel', 'starlette', 'uvicorn', 'rich'}\n"
+        "print(sorted(heavy & set(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == "[]"
