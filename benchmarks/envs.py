@@ -39,14 +39,10 @@ With the defaults the whole suite takes about two minutes of CPU time.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import os
-import platform
 import random
 import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -58,7 +54,8 @@ import numpy as np
 import cuckoo_rules as cr
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from playouts import cpu_model  # (a sibling script)
+import run  # (a sibling script: its timing, clock and machine description)
+from run import Clock, load_average, machine_info
 
 SAMPLE_SIZE = 500
 MICRO_FRACTION = 0.1  # a micro-benchmark run lasts this fraction of --seconds
@@ -80,19 +77,6 @@ class Figure:
     episodes: int = 0
     note: str = ""
     extra: dict[str, float] = field(default_factory=dict)
-
-
-class Clock:
-    """Process CPU time and wall time together (as in ``benchmarks/run.py``)."""
-
-    __slots__ = ("cpu", "wall")
-
-    def __init__(self) -> None:
-        self.cpu = time.process_time()
-        self.wall = time.perf_counter()
-
-    def elapsed(self) -> tuple[float, float]:
-        return time.process_time() - self.cpu, time.perf_counter() - self.wall
 
 
 # An episode function plays one whole seeded episode and returns the steps it counted.
@@ -288,62 +272,23 @@ def time_calls(
     seconds: float,
     warmup: float,
 ) -> Figure:
-    """Median microseconds per call of ``loop`` (which returns how many calls it made)."""
-    clock = Clock()
-    loops = 0
-    calls = 0
-    while clock.elapsed()[0] < warmup or loops == 0:
-        calls = loop()
-        loops += 1
-    once = clock.elapsed()[0] / loops
-    inner = max(1, round(seconds / once)) if once > 0 else 1
-    runs: list[float] = []
-    walls: list[float] = []
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            clock = Clock()
-            for _ in range(inner):
-                loop()
-            cpu, wall = clock.elapsed()
-            runs.append(cpu / (inner * calls) * 1e6)
-            walls.append(wall / (inner * calls) * 1e6)
-    finally:
-        if enabled:
-            gc.enable()
+    """Median microseconds per call of ``loop``: ``benchmarks/run.py``'s timing."""
+    timed = run.time_calls(name, loop, repeats, seconds, warmup)
     return Figure(
         name,
         players,
-        "µs/call",
-        statistics.median(runs),
-        min(runs),
-        max(runs),
-        runs,
-        statistics.median(walls),
-        steps=calls * inner * repeats,
+        timed.unit,
+        timed.median,
+        timed.low,
+        timed.high,
+        timed.runs,
+        timed.wall_median,
+        steps=timed.calls * repeats,
         note=note,
     )
 
 
 # --------------------------------------------------------------------------- report
-
-
-def machine_info() -> dict[str, Any]:
-    return {
-        "cpu": cpu_model(),
-        "cpu_count": os.cpu_count() or 0,
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-    }
-
-
-def load_average() -> list[float] | None:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except (OSError, AttributeError):
-        return None
 
 
 def row(figure: Figure) -> str:

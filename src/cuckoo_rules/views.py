@@ -280,44 +280,48 @@ def _determinize_within(
     are dealt card by card among the cards each hand may still take, which always keeps
     to the limits but is only close to uniform.
     """
-    order = [seat for seat in range(view.options.num_players) if hidden_in_hands[seat]]
-    n, hidden_total = len(pool), sum(hidden_in_hands)
+    seats = [seat for seat in range(view.options.num_players) if hidden_in_hands[seat]]
+    hidden_total = sum(hidden_in_hands)
     for stream in range(_MAX_KNOWLEDGE_TRIES):
         cards = list(pool)
         state = stream_state(seed, stream)
-        i = n - 1
+        i = len(cards) - 1  # Fisher-Yates fixes the positions from the end
         hands = list(view.known_hands)
-        for seat in order:
-            limits = knowledge.hidden_limits[seat]
+        broken = False
+        for seat in seats:
             hidden = [0] * NUM_SPECIES
+            limits = knowledge.hidden_limits[seat]
             for _ in range(hidden_in_hands[seat]):
                 if i > 0:
                     state, out = splitmix64(state)
                     j = out % (i + 1)
                     cards[i], cards[j] = cards[j], cards[i]
                 k = cards[i].index
-                hidden[k] += 1
                 i -= 1
+                hidden[k] += 1
                 if hidden[k] > limits[k]:
+                    broken = True
                     break
-            else:
-                hands[seat] = tuple(map(operator.add, hands[seat], hidden))
-                continue
-            break
-        else:
-            if view.viewer is not None:
-                assert view.hand is not None
-                hands[view.viewer] = view.hand
-            if must_flock and not can_fly_home(hands[view.current_player]):
-                continue
+            if broken:
+                break
+            hands[seat] = tuple(map(operator.add, hands[seat], hidden))
+        if not broken and _with_own_hand(view, hands, must_flock):
             while i > 0:  # finish the shuffle for the piles
                 state, out = splitmix64(state)
                 j = out % (i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
                 i -= 1
-            rest = cards[: n - hidden_total]
+            rest = cards[: len(cards) - hidden_total]
             return _determinized(view, seed, stream + 1, hands, rest, 0, knowledge.known_discards)
-    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, order)
+    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, seats)
+
+
+def _with_own_hand(view: PlayerView, hands: list[Counts], must_flock: bool) -> bool:
+    """Put the viewer's own hand into ``hands``; whether a public flock phase is honoured."""
+    if view.viewer is not None:
+        assert view.hand is not None
+        hands[view.viewer] = view.hand
+    return not must_flock or can_fly_home(hands[view.current_player])
 
 
 def _deal_within(
@@ -327,37 +331,31 @@ def _deal_within(
     pool: list[Species],
     hidden_in_hands: list[int],
     must_flock: bool,
-    order: list[int],
+    seats: list[int],
 ) -> GameState:
     """Deal the hidden hands card by card among the cards each may take (the fallback)."""
     # The most constrained hands first: they have the fewest cards to choose from.
-    order = sorted(order, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], _COPIES)))
+    seats = sorted(seats, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], _COPIES)))
     for attempt in range(_MAX_TRIES):
         stream = _MAX_KNOWLEDGE_TRIES + attempt
         state = stream_state(seed, stream)
         rest = list(pool)
         hands = list(view.known_hands)
-        for seat in order:
-            limits = knowledge.hidden_limits[seat]
+        broken = False
+        for seat in seats:
             hidden = [0] * NUM_SPECIES
+            limits = knowledge.hidden_limits[seat]
             for _ in range(hidden_in_hands[seat]):
-                allowed = [
-                    at for at, card in enumerate(rest) if hidden[card.index] < limits[card.index]
-                ]
+                allowed = [at for at, c in enumerate(rest) if hidden[c.index] < limits[c.index]]
                 if not allowed:
+                    broken = True
                     break
                 state, out = splitmix64(state)
                 hidden[rest.pop(allowed[out % len(allowed)]).index] += 1
-            else:
-                hands[seat] = tuple(map(operator.add, hands[seat], hidden))
-                continue
-            break
-        else:
-            if view.viewer is not None:
-                assert view.hand is not None
-                hands[view.viewer] = view.hand
-            if must_flock and not can_fly_home(hands[view.current_player]):
-                continue
+            if broken:
+                break
+            hands[seat] = tuple(map(operator.add, hands[seat], hidden))
+        if not broken and _with_own_hand(view, hands, must_flock):
             shuffle(rest, seed, stream + 1)
             return _determinized(view, seed, stream + 2, hands, rest, 0, knowledge.known_discards)
     raise ViewError("no determinization found: the view and knowledge are inconsistent")
