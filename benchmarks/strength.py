@@ -93,10 +93,11 @@ def time_decisions(spec: str, games: int, seed: int, players: int) -> dict[str, 
     class Timed:
         def __init__(self, bot: cr.Bot) -> None:
             self.bot = bot
+            self.uses_knowledge = bots.wants_knowledge(bot)  # pass the knowledge on
 
-        def choose(self, view: cr.PlayerView) -> cr.Action:
+        def choose(self, view: cr.PlayerView, knowledge: cr.Knowledge | None = None) -> cr.Action:
             begin = time.perf_counter()
-            action = self.bot.choose(view)
+            action = cr.choose_action(self.bot, view, knowledge)
             times.append(time.perf_counter() - begin)
             return action
 

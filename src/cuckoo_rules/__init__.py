@@ -30,10 +30,12 @@ from .bots import (
     EntrantResult,
     GreedyBot,
     IsmctsBot,
+    KnowledgeBot,
     PlayedGame,
     RandomBot,
     TournamentGame,
     TournamentResult,
+    choose_action,
     make_bot,
     parse_bot_spec,
     parse_bot_specs,
@@ -89,7 +91,7 @@ from .events import (
     WinReason,
     visible_events,
 )
-from .knowledge import Knowledge, learn
+from .knowledge import Knowledge, learn, learn_each
 from .notation import format_action, parse_action
 from .observation import (
     ObservationField,
@@ -161,6 +163,7 @@ __all__ = [
     "InvalidOptionsError",
     "IsmctsBot",
     "Knowledge",
+    "KnowledgeBot",
     "Laid",
     "Lay",
     "Metadata",
@@ -190,6 +193,7 @@ __all__ = [
     "can_fly_home",
     "canonical_deck",
     "check_record",
+    "choose_action",
     "counts_to_dict",
     "decode_action",
     "decode_event",
@@ -214,6 +218,7 @@ __all__ = [
     "has_won",
     "json_schema",
     "learn",
+    "learn_each",
     "legal_action_mask",
     "legal_actions",
     "load_record",

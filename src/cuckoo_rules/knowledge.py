@@ -30,17 +30,26 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
 from .cards import NUM_SPECIES, SPECIES
 from .errors import ViewError
-from .events import Dealt, Drew, Event, FlewHome, Laid, Reshuffled, RoundEnded
+from .events import (
+    Dealt,
+    Drew,
+    Event,
+    FlewHome,
+    Laid,
+    Reshuffled,
+    RoundEnded,
+    visible_events,
+)
 from .options import MAX_PLAYERS, MIN_PLAYERS
 from .state import EMPTY_COUNTS, Counts
 
-__all__ = ["Knowledge", "learn"]
+__all__ = ["Knowledge", "learn", "learn_each"]
 
 _COPIES: Counts = tuple(s.copies for s in SPECIES)
 
@@ -152,3 +161,14 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
             f"events name a seat beyond the {len(limits)} seats of this knowledge"
         ) from None
     return Knowledge(tuple(limits), discards)
+
+
+def learn_each(known: Mapping[int, Knowledge], events: Sequence[Event]) -> dict[int, Knowledge]:
+    """Return ``known`` with each seat's knowledge updated by ``events`` as it saw them.
+
+    ``known`` maps seats to what they have learned so far; ``events`` are the full
+    (unredacted) events of one move, as :func:`~cuckoo_rules.step` returns them. Each seat
+    learns from :func:`~cuckoo_rules.visible_events` of them for that seat, as a driver
+    that follows a game for its bots needs.
+    """
+    return {seat: learn(k, visible_events(events, seat), seat) for seat, k in known.items()}

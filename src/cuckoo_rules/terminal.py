@@ -19,7 +19,7 @@ from typing import TextIO
 import attrs
 
 from .actions import Action, Draw, FlyHome, Lay, Pass, Phase
-from .bots import Bot, captured_by
+from .bots import Bot, captured_by, choose_action, wants_knowledge
 from .cards import SPECIES, Species
 from .engine import legal_actions, new_game, step
 from .errors import DecodeError
@@ -38,6 +38,7 @@ from .events import (
     RowRefilled,
     visible_events,
 )
+from .knowledge import Knowledge, learn_each
 from .notation import format_action, parse_action
 from .options import GameOptions
 from .records import GameRecord, GameResult, Metadata, dumps_record, replay
@@ -457,6 +458,9 @@ def play_interactive(
 ) -> GameRecord:
     """Play a game with a human at ``seat`` and bots at the other seats.
 
+    A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`) is given what
+    its seat learned from the events it saw (:func:`~cuckoo_rules.learn`).
+
     Args:
         options: The game options.
         seed: The seed of the deal.
@@ -471,6 +475,11 @@ def play_interactive(
         The record of the game as far as it was played.
     """
     state = new_game(options, seed)
+    known = {
+        s: Knowledge.start(options.num_players)
+        for s, bot in enumerate(bots)
+        if s != seat and wants_knowledge(bot)
+    }
     meta = Metadata(players=tuple(names)) if names else Metadata()
     record = GameRecord.start(options, seed, meta)
     console.say(*legend(console.color))
@@ -489,8 +498,9 @@ def play_interactive(
         else:
             bot = bots[player]
             assert bot is not None, f"no bot at seat {player}"
-            action = bot.choose(observe(state, player))
+            action = choose_action(bot, observe(state, player), known.get(player))
         state, events = step(state, action)
+        known = learn_each(known, events)
         record = record.append(action)
         recent += events
         if any(isinstance(event, RoundEnded) for event in events) and not state.is_over:

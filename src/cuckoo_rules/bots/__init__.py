@@ -3,6 +3,11 @@
 - :class:`Bot`: the protocol, ``choose(view) -> Action``. Bots are given the acting
   seat's :class:`~cuckoo_rules.PlayerView`, never the state, and each owns a
   :class:`random.Random` seeded from its own ``seed``.
+- :class:`KnowledgeBot`: a bot that also uses what its seat's history proves beyond the
+  view (a :class:`~cuckoo_rules.Knowledge`), declared by ``uses_knowledge = True``;
+  drivers call :func:`choose_action`, which passes the knowledge to such bots only
+  (:func:`wants_knowledge`). :func:`play_game`, tournaments, the terminal game, the web
+  server and the Gymnasium environment track each such seat's knowledge from the events.
 - :class:`RandomBot`, :class:`GreedyBot` (a one-ply heuristic, see
   :mod:`cuckoo_rules.bots.greedy`) and :class:`IsmctsBot` (Information Set Monte Carlo
   Tree Search, see :mod:`cuckoo_rules.bots.ismcts`).
@@ -31,7 +36,16 @@ of 0.10 s per decision (at most 0.12 s) with 2 players and 0.13 s (at most 0.17 
 4 players on that machine.
 """
 
-from .base import Bot, BotError, BotSpecError, RandomBot, check_view
+from .base import (
+    Bot,
+    BotError,
+    BotSpecError,
+    KnowledgeBot,
+    RandomBot,
+    check_view,
+    choose_action,
+    wants_knowledge,
+)
 from .greedy import WIN_VALUE, GreedyBot, captured_by, collection_value, hand_value, potential_table
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
 from .play import DEFAULT_MAX_TURNS, PlayedGame, play_game
@@ -61,12 +75,14 @@ __all__ = [
     "EntrantResult",
     "GreedyBot",
     "IsmctsBot",
+    "KnowledgeBot",
     "PlayedGame",
     "RandomBot",
     "TournamentGame",
     "TournamentResult",
     "captured_by",
     "check_view",
+    "choose_action",
     "collection_value",
     "derive_seed",
     "entrant_labels",
@@ -80,5 +96,6 @@ __all__ = [
     "rollout_action",
     "run_tournament",
     "seating",
+    "wants_knowledge",
     "wilson_interval",
 ]

@@ -11,7 +11,11 @@ Each iteration:
 1. **Determinize.** :func:`cuckoo_rules.determinize` draws a full state the seat cannot
    tell apart from the truth (other hands, the draw-pile order and the discard pile are
    dealt from the unseen cards, respecting what the view shows), with a seed from the
-   bot's own :class:`random.Random`.
+   bot's own :class:`random.Random`. Given the seat's :class:`~cuckoo_rules.Knowledge`
+   (``choose(view, knowledge=...)``, which the drivers of this package pass through
+   :func:`~cuckoo_rules.bots.choose_action`), it draws only states that also agree with
+   what the history proves, such as a hand that holds no toucan right after laying its
+   toucans.
 2. **Select.** From the root, while every candidate action has a child, pick the child
    maximising ``mean + c * sqrt(ln(availability) / visits)`` (UCB1 with availability
    counts: a child's availability counts the iterations in which its action was legal,
@@ -49,6 +53,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import ClassVar
 
 import attrs
 
@@ -64,6 +69,7 @@ from ..actions import (
 )
 from ..cards import NUM_SPECIES, SPECIES
 from ..engine import apply, legal_actions
+from ..knowledge import Knowledge
 from ..state import GameState
 from ..views import PlayerView, determinize
 from .base import BotError, check_view, own_rng
@@ -128,6 +134,19 @@ def _check_budget(bot: IsmctsBot) -> None:
         raise BotError(f"widening must be a non-negative number, got {bot.widening!r}")
 
 
+def _check_knowledge(knowledge: object, view: PlayerView) -> None:
+    """Cheap checks of the ``knowledge`` given to the bot (``determinize`` does the rest)."""
+    if knowledge is None:
+        return
+    if not isinstance(knowledge, Knowledge):
+        raise BotError(f"knowledge: expected a Knowledge (or None), got {type(knowledge).__name__}")
+    players = view.options.num_players
+    if len(knowledge.hidden_limits) != players:
+        raise BotError(
+            f"knowledge: {len(knowledge.hidden_limits)} seats for a {players}-player game"
+        )
+
+
 @attrs.frozen
 class IsmctsBot:
     """An Information Set Monte Carlo Tree Search player (see the module documentation).
@@ -147,6 +166,9 @@ class IsmctsBot:
             temperature, in collection-value points).
         widening: Progressive widening: a node considers its first
             ``1 + widening * sqrt(visits)`` candidates; ``0`` considers them all.
+        uses_knowledge: ``True`` (a class attribute): the bot is a
+            :class:`~cuckoo_rules.bots.KnowledgeBot`, so drivers pass it its seat's
+            :class:`~cuckoo_rules.Knowledge`.
 
     Raises:
         BotError: If a parameter is out of range.
@@ -158,6 +180,8 @@ class IsmctsBot:
         >>> IsmctsBot(seed=5, iterations=20).choose(view) in legal_actions(view)
         True
     """
+
+    uses_knowledge: ClassVar[bool] = True
 
     seed: int = 0
     iterations: int | None = None
@@ -180,13 +204,46 @@ class IsmctsBot:
             return DEFAULT_ITERATIONS
         return self.iterations
 
-    def choose(self, view: PlayerView) -> Action:
-        """Search from ``view`` within the budget and return the most visited action."""
+    def choose(self, view: PlayerView, knowledge: Knowledge | None = None) -> Action:
+        """Search from ``view`` within the budget and return the most visited action.
+
+        Args:
+            view: What the acting seat sees.
+            knowledge: What the acting seat's own history proves beyond ``view``:
+                :func:`~cuckoo_rules.learn` folded over
+                ``visible_events(events, view.viewer)`` of every event since the game
+                started, from :meth:`Knowledge.start <cuckoo_rules.Knowledge.start>`.
+                Every determinization then agrees with it (see
+                :func:`~cuckoo_rules.determinize`). ``None`` (the default) uses the view
+                alone. Knowledge of another seat, or of another game, is not detected
+                in general and makes the search draw states that cannot be the truth.
+
+        Returns:
+            One of ``legal_actions(view)``.
+
+        Raises:
+            BotError: If ``view`` is not the acting seat's view, or ``knowledge`` is not
+                a :class:`~cuckoo_rules.Knowledge` with one entry per seat.
+            ViewError: If ``knowledge`` does not fit ``view`` otherwise (for example it
+                knows more discarded cards than the discard pile holds); raised by
+                :func:`~cuckoo_rules.determinize` once the search starts.
+
+        Example:
+            >>> from cuckoo_rules import GameOptions, Knowledge, Lay, Side, Species
+            >>> from cuckoo_rules import learn, new_game, observe, step, visible_events
+            >>> state = new_game(GameOptions(num_players=2), seed=3)
+            >>> state, events = step(state, Lay(Species.TOUCAN, 0, Side.LEFT))
+            >>> known = learn(Knowledge.start(2), visible_events(events, 1), viewer=1)
+            >>> view = observe(state, 1)
+            >>> IsmctsBot(seed=5, iterations=20).choose(view, known) in legal_actions(view)
+            True
+        """
         check_view(view)
+        _check_knowledge(knowledge, view)
         actions = legal_actions(view)
         if len(actions) == 1:
             return actions[0]
-        root = self.search(view)
+        root = self.search(view, knowledge)
         best = max(
             root.children.values(),
             key=lambda child: (child.visits, child.reward / max(child.visits, 1)),
@@ -194,8 +251,21 @@ class IsmctsBot:
         assert best.action is not None
         return best.action
 
-    def search(self, view: PlayerView) -> _Node:
-        """Run the search from the acting seat's ``view`` and return the root node."""
+    def search(self, view: PlayerView, knowledge: Knowledge | None = None) -> _Node:
+        """Run the search from the acting seat's ``view`` and return the root node.
+
+        Args:
+            view: What the acting seat sees.
+            knowledge: What the acting seat's own history proves beyond ``view`` (see
+                :meth:`choose`), given to every :func:`~cuckoo_rules.determinize`;
+                ``None`` uses the view alone.
+
+        Raises:
+            BotError: If ``knowledge`` is not a :class:`~cuckoo_rules.Knowledge` with
+                one entry per seat.
+            ViewError: If ``knowledge`` does not fit ``view`` otherwise.
+        """
+        _check_knowledge(knowledge, view)
         rng = self._rng
         root = _Node(None, None, view.current_player)
         order = _root_order(view)
@@ -205,7 +275,7 @@ class IsmctsBot:
         while (budget is None or done < budget) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
         ):
-            state = determinize(view, rng.getrandbits(_SEED_BITS))
+            state = determinize(view, rng.getrandbits(_SEED_BITS), knowledge=knowledge)
             self._iterate(root, order, state, rng)
             done += 1
         return root

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..engine import apply, new_game
+from ..engine import apply, new_game, step
 from ..errors import IllegalActionError
+from ..knowledge import Knowledge, learn_each
 from ..options import GameOptions
 from ..records import GameRecord, GameResult, Metadata
 from ..state import GameState
 from ..views import observe
-from .base import Bot, BotError
+from .base import Bot, BotError, choose_action, wants_knowledge
 
 __all__ = ["DEFAULT_MAX_TURNS", "PlayedGame", "play_game"]
 
@@ -59,8 +60,13 @@ def play_game(
     """Play a game to the end, seat ``i`` played by ``bots[i]``.
 
     Each bot is only ever given :func:`cuckoo_rules.observe` of the state for its own
-    seat when it is to act, never the state. The game is reproducible: the same
-    options, seed and bots (built with the same seeds) play the same game.
+    seat when it is to act, never the state. A bot that uses knowledge
+    (:class:`~cuckoo_rules.bots.KnowledgeBot`, such as
+    :class:`~cuckoo_rules.bots.IsmctsBot`) is also given its seat's
+    :class:`~cuckoo_rules.Knowledge`, :func:`~cuckoo_rules.learn` folded over the events
+    of the game as :func:`~cuckoo_rules.visible_events` shows them to that seat; the
+    events are only followed when some bot uses knowledge. The game is reproducible:
+    the same options, seed and bots (built with the same seeds) play the same game.
 
     Args:
         options: The game options.
@@ -94,6 +100,8 @@ def play_game(
     seat_names = tuple(repr(bot) for bot in bots) if names is None else tuple(names)
     if len(seat_names) != n or not all(isinstance(name, str) for name in seat_names):
         raise BotError(f"names: expected {n} strings (one per player), got {seat_names!r}")
+    # What each seat whose bot uses knowledge has learned from the events so far.
+    known = {s: Knowledge.start(n) for s, bot in enumerate(bots) if wants_knowledge(bot)}
     actions = []
     decisions = [0] * n
     think = [0.0] * n
@@ -103,15 +111,16 @@ def play_game(
         seat = state.current_player
         bot = bots[seat]
         start = time.perf_counter()
-        action = bot.choose(observe(state, seat))
+        action = choose_action(bot, observe(state, seat), known.get(seat))
         think[seat] += time.perf_counter() - start
         decisions[seat] += 1
         try:
-            state = apply(state, action)
+            state, events = step(state, action) if known else (apply(state, action), ())
         except IllegalActionError as error:
             raise BotError(
                 f"seat {seat} ({seat_names[seat]}) chose an illegal action: {error}"
             ) from error
+        known = learn_each(known, events)
         actions.append(action)
     metadata = Metadata(players=seat_names, event=event, result=GameResult(state.winners))
     record = GameRecord.from_game(options, seed, actions, metadata)

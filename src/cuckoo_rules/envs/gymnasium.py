@@ -51,6 +51,9 @@ environment's ``np_random``, from which every later ``reset()`` without a seed d
 deal. The bot of seat ``k`` gets the seed ``derive_seed(deal, 1, k)``
 (:func:`cuckoo_rules.bots.derive_seed`), so a seeded episode is reproducible whatever the
 bots (except an ``ismcts`` bot with a time budget). No global random state is used.
+A bot that uses knowledge (``ismcts``, a :class:`~cuckoo_rules.bots.KnowledgeBot`) is
+given what its seat learned from the events it saw (:func:`~cuckoo_rules.learn`); the
+events are only followed when such a bot plays.
 
 **Rendering**: ``render_mode="ansi"`` makes :meth:`~CuckooEnv.render` return the terminal
 front end's screen (:func:`cuckoo_rules.terminal.render_view`) of the learner's view;
@@ -86,10 +89,21 @@ except ModuleNotFoundError as error:
     raise _needs_extra(__name__, "gymnasium", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
-from ..bots import Bot, BotError, BotSpec, derive_seed, make_bot, parse_bot_spec
+from ..actions import Action as _Move
+from ..bots import (
+    Bot,
+    BotError,
+    BotSpec,
+    choose_action,
+    derive_seed,
+    make_bot,
+    parse_bot_spec,
+    wants_knowledge,
+)
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game
+from ..engine import apply, new_game, step
 from ..errors import IllegalActionError, InvalidOptionsError
+from ..knowledge import Knowledge, learn_each
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
 from ..state import GameState
@@ -218,6 +232,8 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_DISTINCT_ACTIONS)
         self._state: GameState | None = None
         self._bots: dict[int, Bot] = {}
+        # What each opponent whose bot uses knowledge (ismcts) learned from the events.
+        self._known: dict[int, Knowledge] = {}
         self._done = True
 
     # ------------------------------------------------------------------ state
@@ -266,6 +282,11 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             for s, spec in enumerate(self.opponents)
             if spec is not None
         }
+        self._known = {
+            s: Knowledge.start(self.options.num_players)
+            for s, bot in self._bots.items()
+            if wants_knowledge(bot)
+        }
         self._done = False
         # No game can end before the learner's first turn (2 cards at most fly home a turn).
         self._play_bots()
@@ -289,7 +310,7 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         state = self._state
         index = action_index(action)
         try:
-            self._state = apply(state, action_from_id(index))
+            self._state = self._advance(state, action_from_id(index))
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -353,14 +374,26 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
                 break
             player = state.current_player
             bot = self._bots[player]
-            action = bot.choose(observe(state, player))
+            action = choose_action(bot, observe(state, player), self._known.get(player))
             try:
-                state = apply(state, action)
+                state = self._advance(state, action)
             except IllegalActionError as error:
                 raise BotError(
                     f"seat {player} ({bot!r}) chose an illegal action: {error}"
                 ) from error
             self._state = state
+
+    def _advance(self, state: GameState, action: _Move) -> GameState:
+        """Apply ``action``; follow the events only if an opponent uses knowledge.
+
+        Raises:
+            IllegalActionError: If ``action`` is not legal; no knowledge changes.
+        """
+        if not self._known:
+            return apply(state, action)
+        after, events = step(state, action)
+        self._known = learn_each(self._known, events)
+        return after
 
     def _mask(self) -> NDArray[np.int8]:
         state = self.game_state

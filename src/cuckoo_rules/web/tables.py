@@ -9,7 +9,9 @@ actions rebuilds the table exactly; :meth:`Lobby.open` does that on start.
 
 Bots are rebuilt for every decision with a seed derived from the table's secret bot
 seed, the seat and the action's index, so their choices do not depend on when the
-server was restarted.
+server was restarted. A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`)
+is given what its seat learned from the events it saw since the deal
+(:func:`~cuckoo_rules.learn`), a function of the history alone, so neither does it.
 
 Nothing here knows HTTP; errors are :class:`ApiError` subclasses whose ``status`` is the
 HTTP status the web layer answers with.
@@ -29,11 +31,13 @@ from typing import Any, ClassVar
 import attrs
 
 from ..actions import Action
+from ..bots.base import choose_action, wants_knowledge
 from ..bots.specs import BotSpec, parse_bot_spec
 from ..codec import decode_options, encode_action, encode_event, encode_view
 from ..engine import legal_actions, new_game, step
 from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..events import Event, visible_events
+from ..knowledge import Knowledge, learn
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..rng import SEED_LIMIT
 from ..state import GameState
@@ -296,6 +300,8 @@ class Table:
         self.snapshot = snapshot
         self._store = store
         self._bots = tuple(None if seat == HUMAN else parse_bot_spec(seat) for seat in setup.seats)
+        # Per bot seat that uses knowledge: how many events it has learned from, and what.
+        self._known: dict[int, tuple[int, Knowledge]] = {}
 
     @classmethod
     def start(cls, setup: TableSetup, store: Store) -> Table:
@@ -391,9 +397,23 @@ class Table:
                 spec = self._bots[seat]
                 assert spec is not None
                 bot = spec.build(_bot_seed(self.setup.bot_seed, seat, snapshot.actions))
-                self._commit(bot.choose(observe(snapshot.state, seat)))
+                known = self._knowledge(seat) if wants_knowledge(bot) else None
+                self._commit(choose_action(bot, observe(snapshot.state, seat), known))
         except Exception:
             _logger.exception("table %s: the bot of a seat failed; it will try again", self.id)
+
+    def _knowledge(self, seat: int) -> Knowledge:
+        """What ``seat`` learned from the events it saw since the deal.
+
+        Kept per seat and brought up to date with the events since the last call; the
+        events of a table only ever grow, so this is the fold of
+        :func:`~cuckoo_rules.learn` over ``visible_events(snapshot.events, seat)``.
+        """
+        events = self.snapshot.events
+        count, known = self._known.get(seat, (0, Knowledge.start(self.setup.options.num_players)))
+        known = learn(known, visible_events(events[count:], seat), seat)
+        self._known[seat] = (len(events), known)
+        return known
 
     def _commit(self, action: Action) -> None:
         """Apply, store (committed) and only then publish an action.
