@@ -145,8 +145,10 @@ def spy_determinize(
     calls: list[tuple[cr.Knowledge | None, cr.GameState]] = []
     real = cr.determinize
 
-    def spy(view: cr.PlayerView, seed: int, *, knowledge: cr.Knowledge | None = None) -> Any:
-        state = real(view, seed, knowledge=knowledge)
+    def spy(
+        view: cr.PlayerView, seed: int, *, knowledge: cr.Knowledge | None = None, max_draws: int
+    ) -> Any:
+        state = real(view, seed, knowledge=knowledge, max_draws=max_draws)
         calls.append((knowledge, state))
         return state
 
@@ -165,6 +167,19 @@ def test_ismcts_determinizes_with_the_knowledge_it_is_given(
     assert all(k is known for k, _ in calls)
     # Seat 0 provably holds no hidden toucan: the search never sees one.
     assert max(hidden_toucans(state, 0) for _, state in calls) == 0
+
+
+def test_ismcts_uses_knowledge_in_two_player_games_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), seed=3)
+    seat = state.current_player
+    state, events = cr.step(state, cr.legal_actions(state)[0])
+    viewer = state.current_player
+    assert viewer != seat
+    known = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer)
+    calls = spy_determinize(monkeypatch)
+    cr.IsmctsBot(seed=4, iterations=20).choose(cr.observe(state, viewer), knowledge=known)
+    assert len(calls) == 20
+    assert all(k is None for k, _ in calls)
 
 
 def test_ismcts_without_knowledge_sees_toucans_that_cannot_be_there(

@@ -163,6 +163,8 @@ def test_bad_knowledge_is_refused_with_a_clear_error() -> None:
         cr.Knowledge.start(1)
     with pytest.raises(cr.ViewError, match="known_discards: expected 8"):
         cr.Knowledge(cr.Knowledge.start(2).hidden_limits, (-1,) * 8)
+    with pytest.raises(cr.InvalidOptionsError, match="max_draws: -1 is not an integer >= 0"):
+        cr.determinize(view, 1, knowledge=cr.Knowledge(((0,) * 8,) * 3, (0,) * 8), max_draws=-1)
     with pytest.raises(cr.ViewError, match="beyond the 2 seats"):
         cr.learn(
             cr.Knowledge.start(2),
@@ -171,11 +173,8 @@ def test_bad_knowledge_is_refused_with_a_clear_error() -> None:
         )
 
 
-def test_the_fallback_deal_keeps_to_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no rejection tries at all, the card-by-card deal still respects everything."""
-    import cuckoo_rules.views as views
-
-    monkeypatch.setattr(views, "_MAX_KNOWLEDGE_TRIES", 0)
+def test_the_fallback_deal_keeps_to_the_limits() -> None:
+    """With no uniform draws at all, the card-by-card deal still respects everything."""
     checked = 0
     for history in sample_histories(40, seed=6):
         state = history[-1][0]
@@ -185,9 +184,10 @@ def test_the_fallback_deal_keeps_to_the_limits(monkeypatch: pytest.MonkeyPatch) 
                 continue
             view = cr.observe(state, viewer)
             for seed in range(3):
-                guess = cr.determinize(view, seed, knowledge=knowledge)
+                guess = cr.determinize(view, seed, knowledge=knowledge, max_draws=0)
                 assert cr.observe(guess, viewer) == view
                 assert sound(guess, knowledge, viewer)
-                assert guess == cr.determinize(view, seed, knowledge=knowledge)  # seeded
+                again = cr.determinize(view, seed, knowledge=knowledge, max_draws=0)
+                assert guess == again  # seeded
                 checked += 1
     assert checked > 100

@@ -190,7 +190,13 @@ _MAX_TRIES = 10_000
 _MAX_KNOWLEDGE_TRIES = 20_000
 
 
-def determinize(view: PlayerView, seed: int, *, knowledge: Knowledge | None = None) -> GameState:
+def determinize(
+    view: PlayerView,
+    seed: int,
+    *,
+    knowledge: Knowledge | None = None,
+    max_draws: int = _MAX_KNOWLEDGE_TRIES,
+) -> GameState:
     """Draw a full state the viewer cannot tell apart from the truth.
 
     The cards the viewer cannot see (the unknown part of every other hand, the draw pile
@@ -214,9 +220,13 @@ def determinize(view: PlayerView, seed: int, *, knowledge: Knowledge | None = No
         view: What a seat (or a spectator) sees.
         seed: An integer in ``[0, 2**64)``; it fully decides the result.
         knowledge: What the viewer learned from the history (:class:`~cuckoo_rules.Knowledge`).
+        max_draws: With ``knowledge``: how many uniform draws to try before dealing the
+            hidden hands card by card within the limits. Fewer draws bound the time a
+            call can take (a search bot uses 32); more keep the result exactly uniform
+            in more views.
 
     Raises:
-        InvalidOptionsError: If the seed is out of range.
+        InvalidOptionsError: If the seed or ``max_draws`` is out of range.
         ViewError: If the view is inconsistent (its hidden cards do not add up, or a
             public flock phase is impossible), or ``knowledge`` does not fit it.
 
@@ -252,7 +262,11 @@ def determinize(view: PlayerView, seed: int, *, knowledge: Knowledge | None = No
     if must_flock and not flock_possible(view):
         raise ViewError(f"inconsistent view: player {view.current_player} cannot hold a flock")
     if knowledge is not None and not knowledge.is_empty:
-        return _determinize_within(view, seed, knowledge, pool, hidden_in_hands, must_flock)
+        if type(max_draws) is not int or max_draws < 0:
+            raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
+        return _determinize_within(
+            view, seed, knowledge, pool, hidden_in_hands, must_flock, max_draws
+        )
     for stream in range(_MAX_TRIES):
         cards = list(pool)
         shuffle(cards, seed, stream)
@@ -269,6 +283,7 @@ def _determinize_within(
     pool: list[Species],
     hidden_in_hands: list[int],
     must_flock: bool,
+    max_draws: int,
 ) -> GameState:
     """:func:`determinize` under ``knowledge``: rejection first, then a constrained deal.
 
@@ -276,13 +291,13 @@ def _determinize_within(
     far as the hidden hands need, dealing them from the end of the list and stopping at
     the first card that breaks a limit; a try that succeeds finishes the same shuffle
     for the piles. Accepted tries are uniform among the consistent states. If
-    :data:`_MAX_KNOWLEDGE_TRIES` tries fail (the limits are very tight), the hidden hands
+    ``max_draws`` tries fail (the limits are very tight), the hidden hands
     are dealt card by card among the cards each hand may still take, which always keeps
     to the limits but is only close to uniform.
     """
     seats = [seat for seat in range(view.options.num_players) if hidden_in_hands[seat]]
     hidden_total = sum(hidden_in_hands)
-    for stream in range(_MAX_KNOWLEDGE_TRIES):
+    for stream in range(max_draws):
         cards = list(pool)
         state = stream_state(seed, stream)
         i = len(cards) - 1  # Fisher-Yates fixes the positions from the end
@@ -313,7 +328,7 @@ def _determinize_within(
                 i -= 1
             rest = cards[: len(cards) - hidden_total]
             return _determinized(view, seed, stream + 1, hands, rest, 0, knowledge.known_discards)
-    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, seats)
+    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, seats, max_draws)
 
 
 def _with_own_hand(view: PlayerView, hands: list[Counts], must_flock: bool) -> bool:
@@ -332,30 +347,44 @@ def _deal_within(
     hidden_in_hands: list[int],
     must_flock: bool,
     seats: list[int],
+    first_stream: int,
 ) -> GameState:
     """Deal the hidden hands card by card among the cards each may take (the fallback)."""
     # The most constrained hands first: they have the fewest cards to choose from.
     seats = sorted(seats, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], _COPIES)))
+    counts = [0] * NUM_SPECIES
+    for card in pool:
+        counts[card.index] += 1
     for attempt in range(_MAX_TRIES):
-        stream = _MAX_KNOWLEDGE_TRIES + attempt
+        stream = first_stream + attempt
         state = stream_state(seed, stream)
-        rest = list(pool)
+        left = list(counts)  # the pool's cards not dealt yet, per species
         hands = list(view.known_hands)
         broken = False
         for seat in seats:
             hidden = [0] * NUM_SPECIES
             limits = knowledge.hidden_limits[seat]
             for _ in range(hidden_in_hands[seat]):
-                allowed = [at for at, c in enumerate(rest) if hidden[c.index] < limits[c.index]]
-                if not allowed:
+                # A uniform card among those the hand may still take: a species with
+                # probability proportional to its cards left.
+                weights = [n if h < k else 0 for n, h, k in zip(left, hidden, limits, strict=True)]
+                total = sum(weights)
+                if not total:
                     broken = True
                     break
                 state, out = splitmix64(state)
-                hidden[rest.pop(allowed[out % len(allowed)]).index] += 1
+                pick = out % total
+                species = 0
+                while pick >= weights[species]:
+                    pick -= weights[species]
+                    species += 1
+                hidden[species] += 1
+                left[species] -= 1
             if broken:
                 break
             hands[seat] = tuple(map(operator.add, hands[seat], hidden))
         if not broken and _with_own_hand(view, hands, must_flock):
+            rest = [species for species, n in zip(SPECIES, left, strict=True) for _ in range(n)]
             shuffle(rest, seed, stream + 1)
             return _determinized(view, seed, stream + 2, hands, rest, 0, knowledge.known_discards)
     raise ViewError("no determinization found: the view and knowledge are inconsistent")
