@@ -187,7 +187,6 @@ def flock_possible(view: PlayerView) -> bool:
 
 
 _MAX_TRIES = 10_000
-_MAX_KNOWLEDGE_TRIES = 20_000
 
 
 def determinize(
@@ -195,7 +194,7 @@ def determinize(
     seed: int,
     *,
     knowledge: Knowledge | None = None,
-    max_draws: int = _MAX_KNOWLEDGE_TRIES,
+    max_draws: int = 20_000,
 ) -> GameState:
     """Draw a full state the viewer cannot tell apart from the truth.
 

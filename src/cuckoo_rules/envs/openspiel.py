@@ -621,16 +621,11 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
             line if seat == player_id else _without_hand(line)
             for seat, line in enumerate(record.deal)
         )
-        knowledge = learn(
-            Knowledge.start(n),
-            (e for move in record.steps for e in visible_events(move.events, player_id)),
-            player_id,
-        )
-        clone._record = _Record(
-            determinize(view, seed, knowledge=knowledge),
-            deal,
-            tuple(s.redacted_for(player_id, n) for s in record.steps),
-        )
+        steps = tuple(s.redacted_for(player_id, n) for s in record.steps)
+        # The redacted steps hold the events as the seat saw them: what it learned from.
+        seen = (event for move in steps for event in move.events)
+        knowledge = learn(Knowledge.start(n), seen, player_id)
+        clone._record = _Record(determinize(view, seed, knowledge=knowledge), deal, steps)
         return clone
 
     def __reduce__(self) -> tuple[Any, ...]:
