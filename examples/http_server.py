@@ -195,7 +195,9 @@ def make_server(
         tokens: One secret per seat (default: random ones).
     """
     if tokens is None:
-        tokens = [secrets.token_urlsafe(16) for _ in range(options.num_players)]
+        # Hexadecimal, so a token never begins with "-" and reads as an argument, not
+        # an option, on a command line such as ``http_client.py URL TOKEN``.
+        tokens = [secrets.token_hex(16) for _ in range(options.num_players)]
     return GameServer((host, port), Table(options, seed, tokens))
 
 

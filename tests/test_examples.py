@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -272,13 +273,27 @@ def test_http_server_plays_a_whole_game_without_leaking(server: Any) -> None:
     assert any(e["type"] == "drew" for e in seen[0])
 
 
-def test_http_server_and_clients_as_programs() -> None:
+def test_http_server_tokens_never_look_like_options() -> None:
+    # A token beginning with "-" was taken by argparse for an option of http_client.py.
+    http_server = load_example("http_server")
+    options = cr.GameOptions(num_players=5)
+    for _ in range(200):
+        server = http_server.make_server(options, 1)
+        try:
+            tokens = list(server.table.tokens)
+        finally:
+            server.server_close()
+        assert all(re.fullmatch(r"[0-9a-f]{32}", token) for token in tokens), tokens
+
+
+def test_http_server_and_clients_as_programs(tmp_path: Path) -> None:
     server = subprocess.Popen(
         [sys.executable, str(EXAMPLES / "http_server.py"), "--port", "0", "--seed", "7"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    clients: list[subprocess.Popen[bytes]] = []
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
@@ -286,32 +301,37 @@ def test_http_server_and_clients_as_programs() -> None:
         assert match, first
         url = match.group(1)
         tokens = [server.stdout.readline().split()[-1] for _ in range(2)]
-        clients = [
-            subprocess.Popen(
-                [sys.executable, str(EXAMPLES / "http_client.py"), url, token, "--seed", str(i)],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for i, token in enumerate(tokens)
-        ]
-        try:
-            outputs = [client.communicate(timeout=TIMEOUT) for client in clients]
-        finally:
-            for client in clients:
-                if client.poll() is None:
-                    client.kill()
-                    client.communicate()
+        # Outputs go to files, not pipes: nothing blocks on a full pipe that is not read.
+        outputs = [tmp_path / f"client{i}.out" for i in range(2)]
+        errors = [tmp_path / f"client{i}.err" for i in range(2)]
+        for i, token in enumerate(tokens):
+            command = [sys.executable, str(EXAMPLES / "http_client.py"), url, token]
+            with outputs[i].open("w") as out, errors[i].open("w") as err:
+                clients.append(
+                    subprocess.Popen([*command, "--seed", str(i)], stdout=out, stderr=err)
+                )
+        # Wait for both, but stop at the first client that fails: the other one would
+        # otherwise wait for its opponent's move until the timeout.
+        deadline = time.monotonic() + TIMEOUT
+        while any(client.poll() is None for client in clients):
+            for seat, client in enumerate(clients):
+                assert client.returncode in (None, 0), errors[seat].read_text()
+            assert time.monotonic() < deadline, [error.read_text() for error in errors]
+            time.sleep(0.05)
         winners = []
-        for seat, (client, (out, err)) in enumerate(zip(clients, outputs, strict=True)):
-            assert client.returncode == 0, err
-            last = out.splitlines()[-1]
+        for seat, client in enumerate(clients):
+            assert client.returncode == 0, errors[seat].read_text()
+            last = outputs[seat].read_text().splitlines()[-1]
             match = re.fullmatch(rf"game over: winners (\[[\d, ]+\]); I was seat {seat}", last)
             assert match, last
             winners.append(json.loads(match.group(1)))
         assert winners[0] == winners[1]
         assert winners[0]
     finally:
+        for client in clients:
+            if client.poll() is None:
+                client.kill()
+            client.wait()
         server.terminate()
         server.communicate(timeout=TIMEOUT)
 
