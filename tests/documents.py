@@ -1,8 +1,8 @@
-"""Helpers to damage JSON documents in bad-document tests."""
+"""Helpers for JSON documents in tests: walk their keys, damage them in bad-document tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 Doc = dict[str, Any]
@@ -35,3 +35,14 @@ def delete_at(path: str) -> Mutation:
         del target[key]
 
     return mutate
+
+
+def all_keys(value: object) -> Iterator[str]:
+    """Every key of every object in a JSON document, nested ones included."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from all_keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from all_keys(item)

@@ -6,7 +6,7 @@ import copy
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -15,6 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from tests.documents import all_keys
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
 from tests.strategies import OPTIONS
@@ -296,17 +297,6 @@ VIEW_KEYS = [
     "winners",
 ]
 FORBIDDEN_KEYS = {"draw_pile", "discard_pile", "seed", "shuffles", "hands"}
-
-
-def all_keys(value: object) -> Iterator[str]:
-    """Every key of every object in a JSON document."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from all_keys(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from all_keys(item)
 
 
 def test_a_view_has_no_hidden_fields() -> None:

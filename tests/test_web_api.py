@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 import cuckoo_rules as cr
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, hash_token
+from tests.documents import all_keys
 
 DOCUMENT_KEYS = ["table", "seat", "seats", "view", "legal_actions", "events", "next_event"]
 SECRET_KEYS = {"draw_pile", "discard_pile", "hands_full", "seed", "shuffles", "token", "bot_seed"}
@@ -87,16 +88,6 @@ def row_counts(db: Path) -> tuple[int, int]:
     return tables, actions
 
 
-def keys_in(value: object) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from keys_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from keys_in(item)
-
-
 def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: int = 0) -> None:
     """Check an answer is exactly what ``seat`` may see of the stored game, and no more."""
     _, state, events = stored(db, document["table"])
@@ -110,7 +101,7 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
     assert document["events"] == [cr.encode_event(event) for event in redacted]
     assert document["next_event"] == len(events)
     # Independently of the functions above: nothing secret is in the answer at all.
-    assert not SECRET_KEYS & set(keys_in(document))
+    assert not SECRET_KEYS & set(all_keys(document))
     for event in document["events"]:
         if "hands" in event:
             assert all(hand is None for i, hand in enumerate(event["hands"]) if i != seat)
