@@ -118,15 +118,21 @@ def play_to_the_end(
     seats = {int(seat): token for seat, token in tokens.items()}
     after = dict.fromkeys(seats, 0)
     seen: dict[int, list[Any]] = {seat: [] for seat in seats}
+
+    def read(seat: int, response: httpx.Response) -> dict[str, Any]:
+        """Check an answer to ``seat`` and take in the events it brings."""
+        assert response.status_code == 200, response.text
+        document: dict[str, Any] = response.json()
+        check_answer(db, document, seat, after[seat])
+        seen[seat] += document["events"]
+        after[seat] = document["next_event"]
+        return document
+
     document: dict[str, Any] = {}
     for _ in range(2000):
         for seat, token in seats.items():
-            response = client.get(f"/api/tables/{table}?after={after[seat]}", headers=bearer(token))
-            assert response.status_code == 200, response.text
-            document = response.json()
-            check_answer(db, document, seat, after[seat])
-            seen[seat] += document["events"]
-            after[seat] = document["next_event"]
+            url = f"/api/tables/{table}?after={after[seat]}"
+            document = read(seat, client.get(url, headers=bearer(token)))
             if document["view"]["phase"] == "game_over":
                 continue
             if document["legal_actions"]:
@@ -136,19 +142,14 @@ def play_to_the_end(
                     json={"action": action},
                     headers=bearer(token),
                 )
-                assert response.status_code == 200, response.text
-                document = response.json()
-                check_answer(db, document, seat, after[seat])
-                seen[seat] += document["events"]
-                after[seat] = document["next_event"]
+                document = read(seat, response)
         if document["view"]["phase"] == "game_over":
             break
     else:
         pytest.fail("the game did not end")
     for seat, token in seats.items():  # every seat reads the end
-        response = client.get(f"/api/tables/{table}?after={after[seat]}", headers=bearer(token))
-        check_answer(db, response.json(), seat, after[seat])
-        seen[seat] += response.json()["events"]
+        url = f"/api/tables/{table}?after={after[seat]}"
+        read(seat, client.get(url, headers=bearer(token)))
     _, _, events = stored(db, table)
     for seat, got in seen.items():  # the events read piece by piece add up to the whole
         assert got == [cr.encode_event(event) for event in cr.visible_events(events, seat)]
