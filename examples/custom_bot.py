@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 import cuckoo_rules as cr
-from cuckoo_rules.bots import RandomBot, play_game
+from cuckoo_rules.bots import RandomBot, captured_by, play_game
 
 
 class CaptureBot:
@@ -30,17 +30,14 @@ class CaptureBot:
             flocks = [a for a in actions if isinstance(a, cr.FlyHome)]
             return max(flocks, key=lambda a: hand[a.species.index], default=cr.Pass())
         lays = [a for a in actions if isinstance(a, cr.Lay)]
-        # Most cards captured first; then keep big groups in hand (lay the fewest cards).
-        return max(lays, key=lambda a: (captured(view.rows[a.row], a), -hand[a.species.index]))
 
+        def score(lay: cr.Lay) -> tuple[int, int]:
+            # Most cards captured first (captured_by gives None where the species is not
+            # in the row); then keep big groups in hand (lay the fewest cards).
+            taken = captured_by(view.rows[lay.row], lay.species, lay.side) or ()
+            return len(taken), -hand[lay.species.index]
 
-def captured(row: cr.Row, lay: cr.Lay) -> int:
-    """How many cards laying ``lay`` on ``row`` would take: those before the nearest twin."""
-    if lay.species not in row:
-        return 0
-    if lay.side is cr.Side.LEFT:
-        return row.index(lay.species)
-    return len(row) - 1 - max(i for i, card in enumerate(row) if card is lay.species)
+        return max(lays, key=score)
 
 
 def main() -> None:

@@ -17,16 +17,7 @@ import concurrent.futures
 from collections.abc import Callable
 
 import cuckoo_rules as cr
-from cuckoo_rules.bots import play_game, wilson_interval
-
-
-def captured(row: cr.Row, lay: cr.Lay) -> int:
-    """How many cards ``lay`` would capture on ``row``."""
-    if lay.species not in row:
-        return 0
-    if lay.side is cr.Side.LEFT:
-        return row.index(lay.species)
-    return len(row) - 1 - max(i for i, card in enumerate(row) if card is lay.species)
+from cuckoo_rules.bots import captured_by, play_game, wilson_interval
 
 
 class FlockBot:
@@ -54,7 +45,14 @@ class FlockBot:
                 max(flocks, key=lambda s: self.preference(hand[s.index], mine[s.index]))
             )
         lays = [a for a in actions if isinstance(a, cr.Lay)]
-        return max(lays, key=lambda a: (captured(view.rows[a.row], a), -hand[a.species.index]))
+
+        def score(lay: cr.Lay) -> tuple[int, int]:
+            # Most cards captured first (captured_by gives None where the species is not
+            # in the row); then keep big groups in hand (lay the fewest cards).
+            taken = captured_by(view.rows[lay.row], lay.species, lay.side) or ()
+            return len(taken), -hand[lay.species.index]
+
+        return max(lays, key=score)
 
 
 def collector() -> FlockBot:
