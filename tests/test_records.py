@@ -34,6 +34,7 @@ from cuckoo_rules.records import (
     load_record,
     loads_record,
     replay,
+    replay_steps,
 )
 from tests.conftest import DATA
 from tests.documents import delete_at as _delete
@@ -123,6 +124,17 @@ def test_replay_yields_the_initial_state_first() -> None:
     record = GameRecord.start(options, 42)
     assert list(replay(record)) == [cr.new_game(options, 42)]
     assert final_state(record) == cr.new_game(options, 42)
+
+
+def test_replay_steps_gives_the_states_of_replay_and_the_events_of_step(
+    golden_2p: GameRecord,
+) -> None:
+    steps = list(replay_steps(golden_2p))
+    states = list(replay(golden_2p))
+    assert [state for state, _ in steps] == states
+    assert steps[0][1] == ()
+    for index, action in enumerate(golden_2p.actions):
+        assert steps[index + 1] == cr.step(states[index], action)
 
 
 def test_from_game_and_append_agree() -> None:
@@ -223,10 +235,11 @@ def test_illegal_action_is_rejected_naming_the_move(golden_2p: GameRecord, index
     assert isinstance(info.value.__cause__, cr.IllegalActionError)
     assert seen == states[: index + 1]  # states before the bad move were yielded
 
-    for check in (final_state, check_record):
+    for check in (final_state, check_record, lambda r: list(replay_steps(r))):
         with pytest.raises(RecordError) as again:
             check(record)
         assert str(again.value) == expected
+        assert again.value.index == index
 
 
 def test_action_after_the_end_is_rejected(golden_2p: GameRecord) -> None:

@@ -522,5 +522,8 @@ def test_a_corrupt_database_is_not_served(db: Path) -> None:
             "INSERT INTO actions VALUES (?, ?, ?)",
             (table, len(record.actions), json.dumps(cr.encode_action(illegal))),
         )
-    with pytest.raises(cr.CuckooError, match=rf"table '{table}': actions\[\d+\]: .* is not legal"):
+    with pytest.raises(
+        cr.CuckooError,
+        match=rf"table '{table}': actions\[\d+\] \(move \d+, turn \d+\): .* is not legal",
+    ):
         create_app(db)

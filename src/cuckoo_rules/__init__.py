@@ -117,6 +117,7 @@ from .records import (
     load_record,
     loads_record,
     replay,
+    replay_steps,
 )
 from .state import Counts, GameState, Row, can_fly_home, counts_to_dict, dict_to_counts
 from .views import PlayerView, determinize, flock_possible, observe, unseen_cards
@@ -235,6 +236,7 @@ __all__ = [
     "play_game",
     "play_tournament_game",
     "replay",
+    "replay_steps",
     "run_tournament",
     "step",
     "unseen_cards",

@@ -50,6 +50,7 @@ Example:
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
@@ -69,8 +70,9 @@ from .codec import (
     decode_options,
     encode_action,
 )
-from .engine import apply, new_game
+from .engine import apply, new_game, step
 from .errors import DecodeError, IllegalActionError, InvalidOptionsError
+from .events import Event
 from .options import GameOptions
 from .rng import SEED_LIMIT
 from .state import GameState
@@ -91,6 +93,7 @@ __all__ = [
     "load_record",
     "loads_record",
     "replay",
+    "replay_steps",
 ]
 
 RECORD_FORMAT = "cuckoo-rules/record"
@@ -381,13 +384,15 @@ class GameRecord:
 # --------------------------------------------------------------------------- replay
 
 
+def _illegal_at(state: GameState, index: int, error: IllegalActionError) -> RecordError:
+    return RecordError(f"actions[{index}] (move {index + 1}, turn {state.turn}): {error}", index)
+
+
 def _step(state: GameState, index: int, action: Action) -> GameState:
     try:
         return apply(state, action)
     except IllegalActionError as error:
-        raise RecordError(
-            f"actions[{index}] (move {index + 1}, turn {state.turn}): {error}", index
-        ) from error
+        raise _illegal_at(state, index, error) from error
 
 
 def replay(record: GameRecord) -> Iterator[GameState]:
@@ -421,16 +426,44 @@ def replay(record: GameRecord) -> Iterator[GameState]:
         yield state
 
 
+def replay_steps(record: GameRecord) -> Iterator[tuple[GameState, tuple[Event, ...]]]:
+    """Like :func:`replay`, with the events of the action that led to each state.
+
+    Each action is played once, with :func:`~cuckoo_rules.step`: use this rather than
+    pairing :func:`replay` with ``step``, which would play the game twice.
+
+    Yields:
+        ``(new_game(options, seed), ())``, then ``(state, events)`` for every action:
+        the events hold everything, hidden cards included (give a seat only
+        :func:`~cuckoo_rules.visible_events` of them).
+
+    Raises:
+        RecordError: As :func:`replay` does, at the first illegal action.
+
+    Example:
+        >>> from cuckoo_rules import Draw, GameOptions, Lay, Side, Species
+        >>> lay = Lay(Species.OWL, 0, Side.LEFT)
+        >>> record = GameRecord(GameOptions(num_players=2), seed=7, actions=(lay, Draw()))
+        >>> [type(event).__name__ for _, events in replay_steps(record) for event in events]
+        ['Laid', 'Drew', 'TurnEnded', 'TurnStarted']
+    """
+    state = new_game(record.options, record.seed)
+    yield state, ()
+    for index, action in enumerate(record.actions):
+        try:
+            state, events = step(state, action)
+        except IllegalActionError as error:
+            raise _illegal_at(state, index, error) from error
+        yield state, events
+
+
 def final_state(record: GameRecord) -> GameState:
     """Return the state after the last action of a record (replaying it).
 
     Raises:
         RecordError: If an action is not legal (see :func:`replay`).
     """
-    state = new_game(record.options, record.seed)
-    for index, action in enumerate(record.actions):
-        state = _step(state, index, action)
-    return state
+    return deque(replay(record), maxlen=1)[0]  # the last state, keeping no other
 
 
 def check_record(record: GameRecord) -> GameState:

@@ -41,8 +41,8 @@ from .events import (
 from .knowledge import Knowledge, learn_each
 from .notation import format_action, parse_action
 from .options import GameOptions
-from .records import GameRecord, GameResult, Metadata, dumps_record, replay
-from .state import Counts, GameState
+from .records import GameRecord, GameResult, Metadata, dumps_record, replay_steps
+from .state import Counts
 from .views import PlayerView, observe
 
 __all__ = [
@@ -517,15 +517,6 @@ def play_interactive(
 # --------------------------------------------------------------------------- replay
 
 
-def _replay_steps(record: GameRecord) -> list[tuple[GameState, tuple[Event, ...]]]:
-    """Every state of a record with the events of the step that led to it."""
-    states = list(replay(record))
-    steps: list[tuple[GameState, tuple[Event, ...]]] = [(states[0], ())]
-    for before, action in zip(states, record.actions, strict=False):
-        steps.append(step(before, action))
-    return steps
-
-
 def replay_interactive(record: GameRecord, viewer: int | None, console: Console) -> None:
     """Step through a record from ``viewer``'s seat (``None``: as a spectator).
 
@@ -534,7 +525,7 @@ def replay_interactive(record: GameRecord, viewer: int | None, console: Console)
     Raises:
         RecordError: If the record holds an illegal action.
     """
-    steps = _replay_steps(record)
+    steps = list(replay_steps(record))
     names = record.metadata.players
     console.say(*legend(console.color))
     index = 0

@@ -39,6 +39,7 @@ from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..events import Event, visible_events
 from ..knowledge import Knowledge, learn
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..records import GameRecord, replay_steps
 from ..rng import SEED_LIMIT
 from ..state import GameState
 from ..views import observe
@@ -316,16 +317,10 @@ class Table:
             StorageError: If the stored options, seats or actions are not valid.
         """
         setup = stored.setup
-        events: list[Event] = []
         try:
-            state = new_game(setup.options, setup.seed)
-            for index, action in enumerate(stored.actions):
-                try:
-                    state, new = step(state, action)
-                except IllegalActionError as error:
-                    raise StorageError(f"actions[{index}]: {error}") from None
-                events += new
-            return cls(setup, store, Snapshot(state, tuple(events), len(stored.actions)))
+            steps = list(replay_steps(GameRecord(setup.options, setup.seed, stored.actions)))
+            events = tuple(event for _, new in steps for event in new)
+            return cls(setup, store, Snapshot(steps[-1][0], events, len(stored.actions)))
         except CuckooError as error:
             raise StorageError(f"table {setup.id!r}: {error}") from None
 
