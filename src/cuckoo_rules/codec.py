@@ -51,7 +51,7 @@ from .events import (
 )
 from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
-from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
+from .state import DECK_COUNTS, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView, flock_possible, unseen_cards
 
 __all__ = [
@@ -125,7 +125,6 @@ _VIEW_KEYS = (
 _SPECIES_BY_ID = {s.value: s for s in SPECIES}
 _INDEX_BY_ID = {s.value: s.index for s in SPECIES}
 _IDS: tuple[str, ...] = tuple(s.value for s in SPECIES)  # _IDS[s.index] == s.value
-_COPIES: Counts = tuple(s.copies for s in SPECIES)
 _STR = frozenset({str})
 _PHASES = {p.value: p for p in Phase}
 _SIDES = {s.value: s for s in Side}
@@ -522,7 +521,7 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
     for card in draw_pile:
         laid_out[card.index] += 1
     total = tuple(map(sum, zip(laid_out, discard, *hands, *public.collections, strict=True)))
-    for species in SPECIES if total != _COPIES else ():  # name the first species that is off
+    for species in SPECIES if total != DECK_COUNTS else ():  # name the first species that is off
         if total[species.index] != species.copies:
             _fail(
                 "state",

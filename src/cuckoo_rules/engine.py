@@ -45,7 +45,7 @@ from .events import (
 )
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle, splitmix64
-from .state import EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
+from .state import _SMALL, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView
 
 __all__ = [
@@ -62,8 +62,6 @@ __all__ = [
 HAND_SIZE = 8
 """Cards dealt to each player at the start of a round."""
 
-_SMALL = tuple(s.small_flock for s in SPECIES)
-_BIG = tuple(s.big_flock for s in SPECIES)
 _LAY = Phase.LAY
 _DRAW = Phase.DRAW
 _FLOCK = Phase.FLOCK

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from .cards import NUM_SPECIES, SPECIES
+from .cards import NUM_SPECIES
 from .errors import ViewError
 from .events import (
     Dealt,
@@ -47,11 +47,9 @@ from .events import (
     visible_events,
 )
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .state import EMPTY_COUNTS, Counts
+from .state import DECK_COUNTS, EMPTY_COUNTS, Counts
 
 __all__ = ["Knowledge", "learn", "learn_each"]
-
-_COPIES: Counts = tuple(s.copies for s in SPECIES)
 
 
 def _check_counts(value: object, path: str) -> None:
@@ -97,13 +95,13 @@ class Knowledge:
         """
         if type(num_players) is not int:
             raise ViewError(f"num_players: expected an integer, got {num_players!r}")
-        return cls((_COPIES,) * num_players, EMPTY_COUNTS)
+        return cls((DECK_COUNTS,) * num_players, EMPTY_COUNTS)
 
     @property
     def is_empty(self) -> bool:
         """Whether nothing is known beyond the view (no limit, no known discard)."""
         return not any(self.known_discards) and all(
-            limits == _COPIES for limits in self.hidden_limits
+            limits == DECK_COUNTS for limits in self.hidden_limits
         )
 
     def allows(self, seat: int, hidden: Counts) -> bool:
@@ -112,7 +110,9 @@ class Knowledge:
 
 
 def _capped(limits: Counts, extra: int) -> Counts:
-    return tuple(min(limit + extra, copies) for limit, copies in zip(limits, _COPIES, strict=True))
+    return tuple(
+        min(limit + extra, copies) for limit, copies in zip(limits, DECK_COUNTS, strict=True)
+    )
 
 
 def _zero(counts: Counts, index: int) -> Counts:
@@ -153,7 +153,7 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
                     if hand is not None:
                         discards = _plus(discards, hand)
             elif type(event) is Dealt:
-                limits = [_COPIES] * len(limits)
+                limits = [DECK_COUNTS] * len(limits)
             elif type(event) is Reshuffled:
                 discards = EMPTY_COUNTS
     except IndexError:

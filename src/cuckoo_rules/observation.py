@@ -54,6 +54,7 @@ from .actions import NUM_ROWS, Phase
 from .cards import NUM_SPECIES
 from .errors import InvalidOptionsError, ViewError
 from .options import MAX_PLAYERS, MIN_PLAYERS
+from .state import EMPTY_COUNTS
 from .views import PlayerView, _unseen_besides
 
 __all__ = [
@@ -69,7 +70,6 @@ _HEADER = 4 + NUM_SPECIES + NUM_SPECIES + 2
 _ROW = 1 + 3 * NUM_SPECIES
 _SEAT = 3 + 2 * NUM_SPECIES
 _ROWS_END = _HEADER + NUM_ROWS * _ROW
-_NO_CARDS = (0,) * NUM_SPECIES
 
 
 @attrs.frozen
@@ -208,7 +208,7 @@ def encode_observation(view: PlayerView) -> tuple[int, ...]:
         row_counts.append(count)
     hand = view.hand
     viewer = view.viewer
-    out += hand if hand is not None else _NO_CARDS
+    out += hand if hand is not None else EMPTY_COUNTS
     out += _unseen_besides(view, row_counts)
     out.append(view.draw_pile_size)
     out.append(view.discard_pile_size)

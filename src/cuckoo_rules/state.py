@@ -19,6 +19,7 @@ from .cards import NUM_SPECIES, SPECIES, Species
 from .options import GameOptions
 
 __all__ = [
+    "DECK_COUNTS",
     "EMPTY_COUNTS",
     "Counts",
     "GameState",
@@ -36,6 +37,9 @@ Row: TypeAlias = tuple[Species, ...]
 
 EMPTY_COUNTS: Counts = (0,) * NUM_SPECIES
 """The empty multiset."""
+
+DECK_COUNTS: Counts = tuple(s.copies for s in SPECIES)
+"""The whole deck as a multiset: the number of cards of each species."""
 
 
 def counts_to_dict(counts: Counts) -> dict[Species, int]:
@@ -58,7 +62,7 @@ def dict_to_counts(cards: dict[Species, int]) -> Counts:
     return tuple(cards.get(s, 0) for s in SPECIES)
 
 
-_SMALL = tuple(s.small_flock for s in SPECIES)
+_SMALL: Counts = tuple(s.small_flock for s in SPECIES)
 
 
 def can_fly_home(hand: Counts) -> bool:

@@ -23,6 +23,7 @@ from .knowledge import Knowledge
 from .options import GameOptions
 from .rng import SEED_LIMIT, shuffle, splitmix64, stream_state
 from .state import (
+    DECK_COUNTS,
     EMPTY_COUNTS,
     Counts,
     GameState,
@@ -33,8 +34,6 @@ from .state import (
 )
 
 __all__ = ["PlayerView", "determinize", "flock_possible", "observe", "unseen_cards"]
-
-_COPIES: Counts = tuple(s.copies for s in SPECIES)
 
 
 @attrs.frozen(repr=False)
@@ -161,7 +160,7 @@ def _unseen_besides(view: PlayerView, in_rows: Iterable[Sequence[int]]) -> Count
     if viewer is not None and 0 <= viewer < len(held):  # all of its own hand
         held[viewer] = EMPTY_COUNTS if view.hand is None else view.hand
     seen = map(sum, zip(*in_rows, *held, *view.collections, strict=True))  # species by species
-    return tuple(map(operator.sub, _COPIES, seen))
+    return tuple(map(operator.sub, DECK_COUNTS, seen))
 
 
 def flock_possible(view: PlayerView) -> bool:
@@ -350,7 +349,9 @@ def _deal_within(
 ) -> GameState:
     """Deal the hidden hands card by card among the cards each may take (the fallback)."""
     # The most constrained hands first: they have the fewest cards to choose from.
-    seats = sorted(seats, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], _COPIES)))
+    seats = sorted(
+        seats, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], DECK_COUNTS))
+    )
     counts = [0] * NUM_SPECIES
     for card in pool:
         counts[card.index] += 1
