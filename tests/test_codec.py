@@ -219,3 +219,11 @@ def test_errors_are_value_errors() -> None:
     assert issubclass(cr.DecodeError, cr.CuckooError)
     assert issubclass(cr.IllegalActionError, ValueError)
     assert issubclass(cr.InvalidOptionsError, ValueError)
+
+
+@pytest.mark.parametrize(("doc", "message"), BAD_ACTIONS)
+def test_decode_action_names_the_path_it_is_given(doc: Any, message: str) -> None:
+    with pytest.raises(cr.DecodeError) as info:
+        cr.decode_action(doc, "moves[2]")
+    assert message.replace("action", "moves[2]", 1) in str(info.value)
+    assert str(info.value).startswith("moves[2]")

@@ -13,7 +13,7 @@ import operator
 from collections.abc import Mapping
 from importlib import resources
 from itertools import compress
-from typing import Any, Literal, NoReturn, cast
+from typing import Any, Literal, NoReturn, cast, get_args
 
 import attrs
 
@@ -48,6 +48,7 @@ from .events import (
     RowRefilled,
     TurnEnded,
     TurnStarted,
+    WinReason,
 )
 from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
@@ -645,8 +646,13 @@ _ACTION_KEYS = {
 }
 
 
-def decode_action(data: Mapping[str, Any]) -> Action:
+def decode_action(data: Mapping[str, Any], path: str = "action") -> Action:
     """Read a JSON action document (interchange §5).
+
+    Args:
+        data: The action object.
+        path: Where the action is, for error messages (such as ``"actions[3]"`` in a
+            game record): a bad row is reported at ``f"{path}.row"``.
 
     Raises:
         DecodeError: On an unknown type, species or side, a row that is not an integer
@@ -656,23 +662,23 @@ def decode_action(data: Mapping[str, Any]) -> Action:
         >>> decode_action({"type": "fly_home", "species": "owl"})
         FlyHome(Species.OWL)
     """
-    doc = _mapping(data, "action")
+    doc = _mapping(data, path)
     kind = doc.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         allowed = ", ".join(repr(k) for k in _ACTION_KEYS)
-        _fail("action.type", f"{_describe(kind)} is not one of {allowed}")
-    _keys(doc, "action", _ACTION_KEYS[kind])
+        _fail(f"{path}.type", f"{_describe(kind)} is not one of {allowed}")
+    _keys(doc, path, _ACTION_KEYS[kind])
     if kind == "draw":
         return DRAW
     if kind == "pass":
         return PASS
-    species = _species(doc["species"], "action.species")
+    species = _species(doc["species"], f"{path}.species")
     if kind == "fly_home":
         return FLY_HOME_ACTIONS[species.index]
-    row = _int(doc["row"], "action.row", 0, NUM_ROWS - 1)
+    row = _int(doc["row"], f"{path}.row", 0, NUM_ROWS - 1)
     side = doc["side"]
     if not isinstance(side, str) or side not in _SIDES:
-        _fail("action.side", f"{_describe(side)} is not 'left' or 'right'")
+        _fail(f"{path}.side", f"{_describe(side)} is not 'left' or 'right'")
     return LAY_ACTIONS[species.index][row * 2 + (0 if _SIDES[side] is Side.LEFT else 1)]
 
 
@@ -694,7 +700,7 @@ _EVENT_TYPES: dict[str, type[Event]] = {
     "game_over": GameOver,
 }
 _EVENT_NAMES = {cls: name for name, cls in _EVENT_TYPES.items()}
-_WIN_REASONS = ("seven_species", "two_triples", "most_cards")
+_WIN_REASONS: tuple[str, ...] = get_args(WinReason)
 
 
 def _encode_event_field(name: str, value: Any) -> Any:
@@ -705,7 +711,7 @@ def _encode_event_field(name: str, value: Any) -> Any:
     if name == "hands":
         return [None if hand is None else encode_counts(hand) for hand in value]
     if name == "cards":
-        return [card.value for card in value]
+        return _card_ids(value)
     return list(value)
 
 
@@ -775,7 +781,7 @@ def _decode_event_field(kind: str, name: str, value: Any) -> Any:
     if name == "cards" and kind != "reshuffled":
         if value is None and kind == "drew":
             return None
-        return tuple(_species(c, f"{path}[{i}]") for i, c in enumerate(_list(value, path)))
+        return _cards(value, path)
     if name == "hands":
         hands = _list(value, path)
         return tuple(
@@ -821,8 +827,8 @@ def json_schema(kind: SchemaKind) -> dict[str, Any]:
         >>> json_schema("action")["title"]
         'cuckoo-rules action'
     """
-    if kind not in ("state", "view", "action", "event", "record"):
-        raise ValueError(f"no schema for {kind!r}: one of state, view, action, event, record")
+    if kind not in get_args(SchemaKind):
+        raise ValueError(f"no schema for {kind!r}: one of {', '.join(get_args(SchemaKind))}")
     text = resources.files("cuckoo_rules").joinpath(f"schema/{kind}.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema

@@ -535,15 +535,9 @@ def encode_record(record: GameRecord) -> dict[str, Any]:
 
 def _decode_action_at(data: object, index: int) -> Action:
     try:
-        return decode_action(data)  # type: ignore[arg-type]
+        return decode_action(data, f"actions[{index}]")  # type: ignore[arg-type]
     except DecodeError as error:
-        message = str(error)
-        # decode_action names fields "action" / "action.row"; say where the action is.
-        if message.startswith(("action:", "action.")):
-            message = message[len("action") :]
-        else:
-            message = f": {message}"
-        raise RecordError(f"actions[{index}]{message}", index) from None
+        raise RecordError(str(error), index) from None
 
 
 def _decode_metadata(data: object) -> Metadata:
