@@ -52,8 +52,8 @@ import attrs
 
 from .actions import NUM_ROWS, Phase
 from .cards import NUM_SPECIES
-from .errors import InvalidOptionsError, ViewError
-from .options import MAX_PLAYERS, MIN_PLAYERS
+from .errors import ViewError
+from .options import MAX_PLAYERS, MIN_PLAYERS, _check_int
 from .state import EMPTY_COUNTS
 from .views import PlayerView, _unseen_besides
 
@@ -91,10 +91,7 @@ class ObservationField:
 
 
 def _check_players(num_players: int) -> None:
-    if type(num_players) is not int or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise InvalidOptionsError(
-            f"num_players: {num_players!r} is not in {MIN_PLAYERS}..{MAX_PLAYERS}"
-        )
+    _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)  # as GameOptions does
 
 
 def observation_size(num_players: int) -> int:
