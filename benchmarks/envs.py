@@ -45,7 +45,6 @@ import statistics
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +54,8 @@ import cuckoo_rules as cr
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run  # (a sibling script: its timing, clock and machine description)
-from run import Clock, load_average, machine_info
+from playouts import machine_info
+from run import TimedRun, load_average, results_header, timed_games
 
 SAMPLE_SIZE = 500
 MICRO_FRACTION = 0.1  # a micro-benchmark run lasts this fraction of --seconds
@@ -169,37 +169,19 @@ ADAPTERS: dict[str, tuple[Callable[[int], Episode], str]] = {
 }
 
 
-@dataclass(frozen=True)
-class EpisodeRun:
-    """What one timed run of whole episodes did."""
-
-    episodes: int
-    steps: int
-    cpu: float
-    wall: float
-
-
-def timed_episodes(episode: Episode, first_seed: int, seconds: float) -> EpisodeRun:
-    """Play whole episodes from ``first_seed`` on until ``seconds`` of CPU time pass."""
-    rng = random.Random(first_seed)
-    episodes = steps = 0
-    clock = Clock()
-    cpu = wall = 0.0
-    while cpu < seconds:
-        steps += episode(first_seed + episodes, rng)
-        episodes += 1
-        cpu, wall = clock.elapsed()
-    return EpisodeRun(episodes, steps, cpu, wall)
-
-
 def bench_adapter(name: str, players: int, seconds: float, repeats: int, warmup: float) -> Figure:
     make, note = ADAPTERS[name]
     episode = make(players)
-    timed_episodes(episode, 10**9, warmup)
-    runs = [timed_episodes(episode, index * 1_000_000, seconds) for index in range(repeats)]
+
+    def timed_episodes(first_seed: int, seconds: float) -> TimedRun:
+        rng = random.Random(first_seed)
+        return timed_games(lambda seed: episode(seed, rng), first_seed, seconds)
+
+    timed_episodes(10**9, warmup)
+    runs = [timed_episodes(index * 1_000_000, seconds) for index in range(repeats)]
     rates = [run.steps / run.cpu for run in runs]
     steps = sum(run.steps for run in runs)
-    episodes = sum(run.episodes for run in runs)
+    episodes = sum(run.games for run in runs)
     return Figure(
         name,
         players,
@@ -213,7 +195,7 @@ def bench_adapter(name: str, players: int, seconds: float, repeats: int, warmup:
         episodes,
         note,
         {
-            "episodes_per_second": statistics.median(run.episodes / run.cpu for run in runs),
+            "episodes_per_second": statistics.median(run.games / run.cpu for run in runs),
             "steps_per_episode": steps / episodes,
         },
     )
@@ -391,13 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(row(figure), flush=True)
     if args.json is not None:
         document = {
-            "format": "cuckoo-rules/benchmarks-envs",
-            "version": 1,
-            "cuckoo_rules": cr.__version__,
-            "label": args.label,
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": info,
-            "load_average": load_average(),
+            **results_header("cuckoo-rules/benchmarks-envs", args.label, info),
             "settings": {
                 "seconds": args.seconds,
                 "repeats": args.repeats,

@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import queue
 import random
 import signal
@@ -41,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playouts import cpu_model  # (a sibling script)
+from playouts import machine_info  # (a sibling script)
 
 from cuckoo_rules.web.store import Store
 from cuckoo_rules.web.tables import Table
@@ -90,7 +89,7 @@ async def play_human(
     created = await request(client, tally, "POST", "/api/tables", json={"seats": seats})
     if created is None:
         return None
-    table = created["table"]
+    table: str = created["table"]
     seat, token = next(iter(created["tokens"].items()))
     headers = {"Authorization": f"Bearer {token}"}
     document = await request(client, tally, "GET", f"/api/tables/{table}", headers=headers)
@@ -232,12 +231,7 @@ def main() -> int:
             "server": None if server_cpu is None else round(server_cpu, 2),
             "clients": round(client_cpu, 2),
         },
-        "machine": {
-            "cpu": cpu_model(),
-            "cpus": os.cpu_count(),
-            "system": f"{platform.system()} {platform.machine()}",
-            "python": f"{platform.python_implementation()} {platform.python_version()}",
-        },
+        "machine": machine_info(),
     }
     print(json.dumps(summary, indent=2))
     for problem in problems[:20]:

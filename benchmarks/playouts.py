@@ -16,6 +16,7 @@ The time includes ``legal_actions``, the random choice and ``apply``.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -24,6 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cuckoo_rules as cr
 
@@ -89,10 +91,21 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine() or "unknown CPU"
 
 
+def machine_info() -> dict[str, Any]:
+    """The machine and the Python running a benchmark, for its JSON results."""
+    return {
+        "cpu": cpu_model(),
+        "cpu_count": os.cpu_count() or 0,
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+    }
+
+
 def machine() -> str:
     """One line describing the machine and the Python running the benchmark."""
-    python = f"{platform.python_implementation()} {platform.python_version()}"
-    return f"{cpu_model()}; {platform.system()} {platform.machine()}; {python}"
+    info = machine_info()
+    return f"{info['cpu']} ({info['cpu_count']} CPUs); {info['platform']}; {info['python']}"
 
 
 def report(players: int, runs: Sequence[Run]) -> str:

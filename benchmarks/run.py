@@ -10,8 +10,9 @@ Usage::
 What is measured (every figure is the median of ``--repeats`` timed runs after an untimed
 warm-up; the minimum and maximum are reported too):
 
-* ``playout.Np``: random playouts with N players, exactly as ``benchmarks/playouts.py``:
-  ``legal_actions``, ``random.Random.choice`` and ``apply`` until the game ends.
+* ``playout.Np``: random playouts with N players, the games of ``benchmarks/playouts.py``
+  (``legal_actions``, ``random.Random.choice`` and ``apply`` until the game ends), timed
+  in CPU time here (that script times wall-clock time).
   Decisions per second and games per second.
 * ``new_game``: ``new_game(GameOptions(num_players=4), seed)``, fresh seeds.
 * ``legal_actions``: over every state met in random 4-player games (all phases).
@@ -22,8 +23,7 @@ warm-up; the minimum and maximum are reported too):
 * ``determinize``: ``determinize(view, seed)`` on the acting seat's view.
 * ``codec.*``: ``encode_state``, ``decode_state`` and the round trip of both (the target);
   ``codec.json_round_trip`` adds ``json.dumps`` and ``json.loads`` for reference.
-* ``ismcts``: iterations per second of ``cuckoo_rules.bots.IsmctsBot`` when that module
-  exists (skipped with a note otherwise).
+* ``ismcts``: iterations per second of ``cuckoo_rules.bots.IsmctsBot`` (4 players).
 
 Micro-benchmarks time a loop over a fixed sample of inputs (``--samples``, 500 by
 default, drawn from seeded random 4-player games) and divide by the number of calls, so a
@@ -39,10 +39,7 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
-import inspect
 import json
-import platform
 import random
 import statistics
 import sys
@@ -54,9 +51,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import cuckoo_rules as cr
+from cuckoo_rules.bots import IsmctsBot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from playouts import cpu_model, play_one  # (a sibling script)
+from playouts import machine_info, play_one  # (a sibling script)
 
 T = TypeVar("T")
 
@@ -245,35 +243,40 @@ def time_calls(
 
 
 @dataclass(frozen=True)
-class PlayoutRun:
-    """What one timed playout run did."""
+class TimedRun:
+    """What one timed run of whole games did: how many, their steps, CPU and wall seconds."""
 
     games: int
-    decisions: int
+    steps: int
     cpu: float
     wall: float
 
 
-def timed_playouts(options: cr.GameOptions, first_seed: int, seconds: float) -> PlayoutRun:
-    """Play whole random games from ``first_seed`` on until ``seconds`` of CPU time pass."""
-    games = decisions = 0
+def timed_games(play: Callable[[int], int], first_seed: int, seconds: float) -> TimedRun:
+    """Call ``play(seed)`` (one whole game; it returns its number of steps) with seeds
+    from ``first_seed`` on until ``seconds`` of CPU time pass."""
+    games = steps = 0
     clock = Clock()
     cpu = wall = 0.0
     while cpu < seconds:
-        decisions += play_one(options, first_seed + games)
+        steps += play(first_seed + games)
         games += 1
         cpu, wall = clock.elapsed()
-    return PlayoutRun(games, decisions, cpu, wall)
+    return TimedRun(games, steps, cpu, wall)
 
 
 def bench_playouts(players: int, seconds: float, repeats: int, warmup: float) -> Figure:
     options = cr.GameOptions(num_players=players)
-    timed_playouts(options, 10**9, warmup)
-    runs = [timed_playouts(options, index * 1_000_000, seconds) for index in range(repeats)]
-    dps = [run.decisions / run.cpu for run in runs]
+
+    def play(seed: int) -> int:
+        return play_one(options, seed)
+
+    timed_games(play, 10**9, warmup)
+    runs = [timed_games(play, index * 1_000_000, seconds) for index in range(repeats)]
+    dps = [run.steps / run.cpu for run in runs]
     gps = [run.games / run.cpu for run in runs]
     games = sum(run.games for run in runs)
-    decisions = sum(run.decisions for run in runs)
+    decisions = sum(run.steps for run in runs)
     return Figure(
         f"playout.{players}p",
         "decisions/s",
@@ -282,7 +285,7 @@ def bench_playouts(players: int, seconds: float, repeats: int, warmup: float) ->
         max(dps),
         dps,
         decisions,
-        wall_median=statistics.median(run.decisions / run.wall for run in runs),
+        wall_median=statistics.median(run.steps / run.wall for run in runs),
         extra={
             "games_per_second": statistics.median(gps),
             "games_per_second_min": min(gps),
@@ -394,38 +397,12 @@ MICRO_NAMES = (
 )
 
 
-# --------------------------------------------------------------------------- ISMCTS (optional)
+# --------------------------------------------------------------------------- ISMCTS
 
 
-def _call_with(func: Callable[..., Any], candidates: dict[str, Any]) -> Any:
-    """Call ``func`` with those of ``candidates`` that its signature accepts by name."""
-    params = inspect.signature(func).parameters
-    kwargs = {k: v for k, v in candidates.items() if k in params}
-    return func(**kwargs)
-
-
-def bench_ismcts(repeats: int, iterations: int, warmup: float) -> Figure | str:
-    """Iterations per second of ``IsmctsBot`` choosing moves for 4 players; or why skipped."""
-    try:
-        bots = importlib.import_module("cuckoo_rules.bots")
-    except ImportError as error:
-        return f"skipped: cuckoo_rules.bots is not importable ({error})"
-    bot_class = getattr(bots, "IsmctsBot", None)
-    if bot_class is None:
-        return "skipped: cuckoo_rules.bots has no IsmctsBot"
-    try:
-        bot = _call_with(
-            bot_class,
-            {"iterations": iterations, "max_iterations": iterations, "seed": 7},
-        )
-        method = next(
-            getattr(bot, name)
-            for name in ("choose", "choose_action", "select_action", "act", "decide", "__call__")
-            if callable(getattr(bot, name, None))
-        )
-    except Exception as error:  # an API this suite does not know yet
-        return f"skipped: could not build IsmctsBot ({type(error).__name__}: {error})"
-
+def bench_ismcts(repeats: int, iterations: int, warmup: float) -> Figure:
+    """Iterations per second of ``IsmctsBot`` choosing moves for 4 players."""
+    bot = IsmctsBot(seed=7, iterations=iterations)
     options = cr.GameOptions(num_players=4)
     rng = random.Random(99)
     views: list[cr.PlayerView] = []
@@ -438,24 +415,18 @@ def bench_ismcts(repeats: int, iterations: int, warmup: float) -> Figure | str:
         if not state.is_over and len(cr.legal_actions(state)) > 1:  # else no search is run
             views.append(cr.observe(state, state.current_player))
 
-    def decide(view: cr.PlayerView) -> None:
-        _call_with(method, {"view": view, "state": view, "observation": view, "seed": 1})
-
-    try:
+    clock = Clock()
+    while clock.elapsed()[0] < warmup:
+        bot.choose(views[0])
+    runs: list[float] = []
+    walls: list[float] = []
+    for _ in range(repeats):
         clock = Clock()
-        while clock.elapsed()[0] < warmup:
-            decide(views[0])
-        runs: list[float] = []
-        walls: list[float] = []
-        for _ in range(repeats):
-            clock = Clock()
-            for view in views:
-                decide(view)
-            cpu, wall = clock.elapsed()
-            runs.append(iterations * len(views) / cpu)
-            walls.append(iterations * len(views) / wall)
-    except Exception as error:
-        return f"skipped: IsmctsBot failed ({type(error).__name__}: {error})"
+        for view in views:
+            bot.choose(view)
+        cpu, wall = clock.elapsed()
+        runs.append(iterations * len(views) / cpu)
+        walls.append(iterations * len(views) / wall)
     return Figure(
         "ismcts",
         "iterations/s",
@@ -472,20 +443,17 @@ def bench_ismcts(repeats: int, iterations: int, warmup: float) -> Figure | str:
 # --------------------------------------------------------------------------- report
 
 
-def machine_info() -> dict[str, Any]:
+def results_header(fmt: str, label: str, info: dict[str, Any]) -> dict[str, Any]:
+    """The first keys of a JSON results file: format, version, date, machine and load."""
     return {
-        "cpu": cpu_model(),
-        "cpu_count": _cpu_count(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "machine": platform.machine(),
+        "format": fmt,
+        "version": 1,
+        "cuckoo_rules": cr.__version__,
+        "label": label,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": info,
+        "load_average": load_average(),
     }
-
-
-def _cpu_count() -> int:
-    import os
-
-    return os.cpu_count() or 0
 
 
 def load_average() -> list[float] | None:
@@ -568,7 +536,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"(wall time alongside); load average {load_average()}"
     )
     figures: list[Figure] = []
-    notes: list[str] = []
     for players in (2, 4):
         if wanted(f"playout.{players}p"):
             figures.append(bench_playouts(players, args.playout_seconds, args.repeats, args.warmup))
@@ -583,24 +550,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(table([figure]).splitlines()[-1], flush=True)
 
     if wanted("ismcts"):
-        result = bench_ismcts(args.repeats, args.ismcts_iterations, args.warmup)
-        if isinstance(result, Figure):
-            figures.append(result)
-        else:
-            notes.append(f"ismcts: {result}")
+        figures.append(bench_ismcts(args.repeats, args.ismcts_iterations, args.warmup))
 
     print()
     print(table(figures))
-    for note in notes:
-        print(note)
     document = {
-        "format": "cuckoo-rules/benchmarks",
-        "version": 1,
-        "cuckoo_rules": cr.__version__,
-        "label": args.label,
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-        "machine": info,
-        "load_average": load_average(),
+        **results_header("cuckoo-rules/benchmarks", args.label, info),
         "settings": {
             "repeats": args.repeats,
             "seconds": args.seconds,
@@ -609,7 +564,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             "samples": args.samples,
         },
         "figures": {f.name: {**asdict(f), "target": f.target} for f in figures},
-        "notes": notes,
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -36,7 +34,7 @@ import cuckoo_rules as cr
 from cuckoo_rules import bots
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from playouts import cpu_model  # (a sibling script)
+from playouts import machine  # (a sibling script)
 
 MATCHES = {
     "greedy": (2, ("greedy", "random"), 400, 0.90),
@@ -44,12 +42,6 @@ MATCHES = {
     "ismcts4": (4, ("ismcts", "greedy", "greedy", "greedy"), 200, 0.35),
 }
 """name: (players, entrants (the first is measured), games, target win rate)."""
-
-
-def machine() -> str:
-    """One line describing the machine and the Python running the benchmark."""
-    python = f"{platform.python_implementation()} {platform.python_version()}"
-    return f"{cpu_model()} ({os.cpu_count()} cores); {platform.system()}; {python}"
 
 
 def run_match(name: str, args: argparse.Namespace) -> dict[str, object]:
