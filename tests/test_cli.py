@@ -8,10 +8,12 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import cuckoo_rules as cr
+from cuckoo_rules import bots
 from cuckoo_rules.cli import describe_events, main
 
 Step = tuple[cr.GameState, cr.Action, cr.GameState]
@@ -216,6 +218,50 @@ def test_every_variant_flag_reaches_the_options(capsys: pytest.CaptureFixture[st
     standard = run_cli(capsys, "demo", "--players", "4", "--seed", "11")
     assert "Options: standard rules" in standard
     assert standard != out
+
+
+# --------------------------------------------------------------------------- play
+
+
+def test_play_seeds_each_bot_from_the_game_seed_and_its_seat(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def fake_play(*args: Any, **kwargs: Any) -> None:
+        calls.append((*args, kwargs))
+
+    monkeypatch.setattr("cuckoo_rules.terminal.play_interactive", fake_play)
+    args = ["play", "--players", "3", "--seat", "1", "--bots", "random,greedy", "--seed", "5"]
+    out = run_cli(capsys, *args)
+    assert out.startswith("Seed 5; you are player 1.")
+    ((options, seed, seat, players, _console, kwargs),) = calls
+    assert (options.num_players, seed, seat) == (3, 5, 1)
+    expected = [
+        cr.make_bot("random", bots.derive_seed(5, 1, 0)),
+        None,
+        cr.make_bot("greedy", bots.derive_seed(5, 1, 2)),
+    ]
+    assert repr(players) == repr(expected)
+    assert kwargs["names"] == ["random", "you", "greedy"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seed", "-1"], "argument --seed: -1 is not an integer in [0, 2**64)"),
+        (["--seat", "2"], "argument --seat: 2 is not a seat of 2 players (0 to 1)"),
+        (["--bots", "greedy,random"], "argument --bots: 2 bots for 1 opponents"),
+        (["--bots", "gredy"], "argument --bots: bot spec 'gredy': unknown bot"),
+        (["--players", "6"], "argument --players: 6 is not in 2..5"),
+    ],
+)
+def test_bad_play_arguments_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    err = usage_error(capsys, "play", *args)
+    assert "usage: cuckoo-rules play" in err
+    assert message in err
 
 
 # --------------------------------------------------------------------------- usage

@@ -152,6 +152,22 @@ def test_narration_is_redacted() -> None:
     ]
 
 
+def test_a_single_card_drawn_is_singular() -> None:
+    drew = cr.Drew(1, 1, (cr.Species.OWL,))
+    assert terminal.narrate([drew], 0) == ["P1 draws 1 card."]
+    assert terminal.narrate([drew], 1) == ["You draw 1 card: owl."]
+
+
+def test_the_deal_is_narrated_in_the_viewers_person() -> None:
+    dealt = cr.Dealt(2, 1, (None, None, None))
+    assert terminal.describe_event(dealt) == ["** Round 2: P1 deals 8 cards to each player."]
+    assert terminal.describe_event(dealt, 0, ("you", "greedy", "random")) == [
+        "** Round 2: P1 greedy deals 8 cards to each player."
+    ]
+    assert terminal.describe_event(dealt, 1) == ["** Round 2: You deal 8 cards to each player."]
+    assert str(cr.HAND_SIZE) in terminal.describe_event(dealt)[0]
+
+
 def run_play(text: str, save: str | None = None) -> tuple[str, cr.GameRecord]:
     out = io.StringIO()
     players: list[cr.Bot | None] = [None, cr.make_bot("random", 1)]

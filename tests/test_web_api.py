@@ -512,6 +512,57 @@ def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
         check_answer(db, client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json(), 0)
 
 
+def test_a_failing_bot_is_not_asked_again_for_the_same_move(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def broken(
+        bot: cr.Bot, view: cr.PlayerView, knowledge: cr.Knowledge | None = None
+    ) -> cr.Action:
+        calls.append(view.turn)
+        raise RuntimeError("this bot is broken")
+
+    monkeypatch.setattr("cuckoo_rules.web.tables.choose_action", broken)
+    with TestClient(create_app(db)) as client:
+        table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
+        assert calls == [1]
+        for _ in range(3):  # polling does not run the failed bot again
+            document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
+            assert document["view"]["current_player"] == 1
+            assert document["legal_actions"] == []
+        assert calls == [1]
+        assert row_counts(db) == (1, 0)
+    monkeypatch.undo()
+    with TestClient(create_app(db)) as client:  # a restart asks it again
+        document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
+        check_answer(db, document, 0)
+    assert row_counts(db)[1] >= 1
+
+
+def test_a_bot_move_that_was_not_stored_is_tried_again(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(db)
+    with TestClient(app) as client:
+        store = app.state.lobby.store
+        add_action = store.add_action
+        failures = [sqlite3.OperationalError("disk I/O error")]
+
+        def flaky_add_action(table_id: str, index: int, action: cr.Action) -> None:
+            if failures:
+                raise failures.pop()
+            add_action(table_id, index, action)
+
+        monkeypatch.setattr(store, "add_action", flaky_add_action)
+        table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
+        assert failures == []
+        assert row_counts(db) == (1, 0)
+        document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
+        assert row_counts(db)[1] >= 1
+        check_answer(db, document, 0)
+
+
 def test_a_corrupt_database_is_not_served(db: Path) -> None:
     with TestClient(create_app(db)) as client:
         table, _ = create(client, ["human", "greedy"], seed=BIG_SEED)

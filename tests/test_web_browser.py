@@ -246,8 +246,14 @@ def test_whole_game_against_a_bot_by_clicking(
         assert re.search(r"P1 random (lays|draws|does not draw|flies)", log), log
         assert re.search(r"You (lay|draw|do not draw|fly)", log), log
         assert "Game over" in log
+        reason = page.locator("#gameover-reason").inner_text()
+        reasons = "(seven species|two triples) in a collection|the cards ran out; most cards.*"
+        assert re.fullmatch(rf"Reason: ({reasons})\.", reason), reason
         assert page.locator("#error").is_hidden()
         screenshot(page, artifacts / "web-client-end.png")
+        page.reload()  # the reason comes back with the events
+        page.locator("#gameover").wait_for(state="visible")
+        assert page.locator("#gameover-reason").inner_text() == reason
         assert move > 5
         assert problems.messages == []
     finally:

@@ -29,10 +29,9 @@ from typing import get_args
 
 import cuckoo_rules as cr
 
-from . import bots
+from . import bots, terminal
 from .options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
 from .rng import SEED_LIMIT
-from .terminal import describe_event
 
 __all__ = [
     "build_parser",
@@ -115,21 +114,38 @@ def _add_demo_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         ),
         epilog=f"example: {PROG} demo --players 3 --seed 7 --round-end-timing immediate",
     )
-    demo.add_argument(
+    _add_players_argument(demo, _DEFAULTS.num_players)
+    _add_seed_argument(demo)
+    _add_option_arguments(demo)
+    demo.set_defaults(handler=_run_demo, command_parser=demo)
+
+
+def _add_players_argument(parser: argparse.ArgumentParser, default: int) -> None:
+    """Declare ``--players N``."""
+    parser.add_argument(
         "--players",
         type=int,
-        default=_DEFAULTS.num_players,
+        default=default,
         metavar="N",
         help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
     )
-    demo.add_argument(
+
+
+def _add_seed_argument(
+    parser: argparse.ArgumentParser, subject: str = "game", shown: str = "printed for replay"
+) -> None:
+    """Declare ``--seed S``, the seed of ``subject`` (a random one, ``shown``, without it)."""
+    parser.add_argument(
         "--seed",
         type=int,
         metavar="S",
-        help="seed of the game, 0 to 2**64 - 1 (default: a random seed, printed for replay)",
+        help=f"seed of the {subject}, 0 to 2**64 - 1 (default: a random seed, {shown})",
     )
-    _add_option_arguments(demo)
-    demo.set_defaults(handler=_run_demo, command_parser=demo)
+
+
+def _add_no_color_argument(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--no-color``."""
+    parser.add_argument("--no-color", action="store_true", help="do not colour the species")
 
 
 def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
@@ -200,14 +216,28 @@ def _options_from_args(args: argparse.Namespace) -> cr.GameOptions:
     )
 
 
-def _run_demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Play and print a game between random players; bad arguments are usage errors."""
-    chosen_seed: int | None = args.seed
-    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
+def _checked_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> cr.GameOptions:
+    """The game options of the parsed arguments; a value out of range is a usage error."""
     try:
-        state = cr.new_game(_options_from_args(args), seed)
+        return _options_from_args(args)
     except cr.InvalidOptionsError as error:
         parser.error(_option_message(error))
+
+
+def _seed_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The ``--seed`` given (a usage error if out of range), or a fresh random seed."""
+    chosen: int | None = args.seed
+    if chosen is None:
+        return secrets.randbelow(SEED_LIMIT)
+    if not 0 <= chosen < SEED_LIMIT:
+        parser.error(f"argument --seed: {chosen} is not an integer in [0, 2**64)")
+    return chosen
+
+
+def _run_demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play and print a game between random players; bad arguments are usage errors."""
+    seed = _seed_from_args(args, parser)
+    state = cr.new_game(_checked_options(args, parser), seed)
     print(f"Seed {seed}; replay with: {replay_command(state.options, seed)}")
     play_random_game(state, random.Random(seed), print)
     return 0
@@ -290,13 +320,7 @@ def _add_tournament_command(
             "--games 200 --workers 2 --seed 1 --json results.json"
         ),
     )
-    tournament.add_argument(
-        "--players",
-        type=int,
-        default=2,
-        metavar="N",
-        help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
-    )
+    _add_players_argument(tournament, 2)
     tournament.add_argument(
         "--bots",
         required=True,
@@ -321,12 +345,7 @@ def _add_tournament_command(
         metavar="W",
         help="worker processes to play the games in parallel (default: %(default)s)",
     )
-    tournament.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="seed of the tournament, 0 to 2**64 - 1 (default: a random seed, printed)",
-    )
+    _add_seed_argument(tournament, "tournament", "printed")
     tournament.add_argument(
         "--json", metavar="PATH", help="also write the results to this file as JSON"
     )
@@ -339,10 +358,7 @@ def _add_tournament_command(
 
 def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play a tournament, print its table and write its JSON; bad arguments are usage errors."""
-    try:
-        options = _options_from_args(args)
-    except cr.InvalidOptionsError as error:
-        parser.error(_option_message(error))
+    options = _checked_options(args, parser)
     try:
         specs = bots.parse_bot_specs(args.bots)
     except bots.BotSpecError as error:
@@ -361,10 +377,7 @@ def _run_tournament(args: argparse.Namespace, parser: argparse.ArgumentParser) -
     workers: int = args.workers
     if workers < 1:
         parser.error(f"argument --workers: {workers} is not a positive number of processes")
-    chosen_seed: int | None = args.seed
-    if chosen_seed is not None and not 0 <= chosen_seed < SEED_LIMIT:
-        parser.error(f"argument --seed: {chosen_seed} is not in 0..2**64 - 1")
-    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
+    seed = _seed_from_args(args, parser)
     json_path: str | None = args.json
     if json_path is not None and not os.path.isdir(os.path.dirname(json_path) or "."):
         parser.error(f"argument --json: the folder of {json_path!r} does not exist")
@@ -497,13 +510,7 @@ def _add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         ),
         epilog=f"example: {PROG} play --players 3 --seat 0 --bots greedy,ismcts --seed 7",
     )
-    play.add_argument(
-        "--players",
-        type=int,
-        default=2,
-        metavar="N",
-        help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
-    )
+    _add_players_argument(play, 2)
     play.add_argument(
         "--seat", type=int, default=0, metavar="K", help="your seat, from 0 (default: 0)"
     )
@@ -517,62 +524,61 @@ def _add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             "(kinds: " + ", ".join(bots.BOT_KINDS) + "; default: %(default)s)"
         ),
     )
-    play.add_argument(
-        "--seed",
-        type=int,
-        metavar="S",
-        help="seed of the game, 0 to 2**64 - 1 (default: a random seed, printed for replay)",
-    )
+    _add_seed_argument(play)
     play.add_argument(
         "--save",
         metavar="PATH",
         help="write the game record (JSON) to this file when the game ends or you leave",
     )
-    play.add_argument("--no-color", action="store_true", help="do not colour the species")
+    _add_no_color_argument(play)
     _add_option_arguments(play)
     play.set_defaults(handler=_run_play, command_parser=play)
 
 
-def _play_bots(
-    args: argparse.Namespace, parser: argparse.ArgumentParser, n: int, seed: int
-) -> list[cr.Bot | None]:
-    """Build one bot per opponent seat (``None`` at the human's seat)."""
+def _play_specs(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, n: int
+) -> list[bots.BotSpec | None]:
+    """The bot spec of each seat (``None`` at the human's seat); bad ones are usage errors.
+
+    ``--bots`` gives one spec per opponent in seat order, or one spec for all of them.
+    """
     seat: int = args.seat
     if not 0 <= seat < n:
         parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
     try:
-        specs = list(bots.parse_bot_specs(args.bots))
+        specs: list[bots.BotSpec | None] = list(bots.parse_bot_specs(args.bots))
     except bots.BotSpecError as error:
         parser.error(f"argument --bots: {error}")
     if len(specs) == 1:
         specs *= n - 1
     if len(specs) != n - 1:
         parser.error(f"argument --bots: {len(specs)} bots for {n - 1} opponents")
-    players: list[cr.Bot | None] = [bots.make_bot(spec, seed + i) for i, spec in enumerate(specs)]
-    players.insert(seat, None)
-    return players
+    specs.insert(seat, None)
+    return specs
+
+
+def _console(args: argparse.Namespace) -> terminal.Console:
+    """The terminal's input and output, coloured unless ``--no-color`` (or ``NO_COLOR``)."""
+    return terminal.Console(
+        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
+    )
 
 
 def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Play a game in the terminal; Ctrl-C leaves without a traceback."""
-    from . import terminal
+    """Play a game in the terminal; Ctrl-C leaves without a traceback.
 
-    chosen_seed: int | None = args.seed
-    if chosen_seed is not None and not 0 <= chosen_seed < SEED_LIMIT:
-        parser.error(f"argument --seed: {chosen_seed} is not in 0..2**64 - 1")
-    seed = secrets.randbelow(SEED_LIMIT) if chosen_seed is None else chosen_seed
-    try:
-        options = _options_from_args(args)
-    except cr.InvalidOptionsError as error:
-        parser.error(_option_message(error))
-    players = _play_bots(args, parser, options.num_players, seed % (SEED_LIMIT - 10))
-    names = [
-        "you" if bot is None else spec
-        for bot, spec in zip(players, _spec_names(args.bots, players), strict=True)
+    The bot of seat ``k`` gets the seed ``derive_seed(seed, 1, k)``
+    (:func:`cuckoo_rules.bots.derive_seed`), as in the Gymnasium environment.
+    """
+    seed = _seed_from_args(args, parser)
+    options = _checked_options(args, parser)
+    specs = _play_specs(args, parser, options.num_players)
+    players = [
+        None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
+        for seat, spec in enumerate(specs)
     ]
-    console = terminal.Console(
-        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
-    )
+    names = ["you" if spec is None else spec.text for spec in specs]
+    console = _console(args)
     print(f"Seed {seed}; you are player {args.seat}. Type q to leave.")
     try:
         terminal.play_interactive(
@@ -582,15 +588,6 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print("\nInterrupted: you leave the game.")
         return 130
     return 0
-
-
-def _spec_names(text: str, players: Sequence[cr.Bot | None]) -> list[str]:
-    """The name of each seat's bot spec (``""`` for the human), for the screen."""
-    specs = [spec.text or spec.kind for spec in bots.parse_bot_specs(text)]
-    if len(specs) == 1:
-        specs *= len(players) - 1
-    names = iter(specs)
-    return ["" if bot is None else next(names) for bot in players]
 
 
 # --------------------------------------------------------------------------- replay command
@@ -612,14 +609,12 @@ def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
     replay.add_argument(
         "--seat", type=int, metavar="K", help="watch from this seat (default: spectator)"
     )
-    replay.add_argument("--no-color", action="store_true", help="do not colour the species")
+    _add_no_color_argument(replay)
     replay.set_defaults(handler=_run_replay, command_parser=replay)
 
 
 def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Step through a record; an unreadable record is an error, Ctrl-C leaves quietly."""
-    from . import terminal
-
     try:
         with open(args.record, encoding="utf-8") as source:
             record = cr.load_record(source)
@@ -630,11 +625,8 @@ def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     n = record.options.num_players
     if seat is not None and not 0 <= seat < n:
         parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
-    console = terminal.Console(
-        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
-    )
     try:
-        terminal.replay_interactive(record, seat, console)
+        terminal.replay_interactive(record, seat, _console(args))
     except cr.RecordError as error:
         print(f"{PROG} replay: {error}", file=sys.stderr)
         return 1
@@ -783,7 +775,7 @@ def _describe_event(event: cr.Event, following: cr.Event | None, after: cr.GameS
     if isinstance(event, cr.GameOver):
         return [_describe_exhaustion(after)] if event.reason == "most_cards" else []
     indent = "" if isinstance(event, cr.RoundEnded | cr.Dealt) else "  "
-    lines = [indent + line for line in describe_event(event)]
+    lines = [indent + line for line in terminal.describe_event(event)]
     row_done = not isinstance(following, cr.Captured | cr.RowRefilled | cr.Reshuffled)
     if isinstance(event, cr.Laid | cr.Captured | cr.RowRefilled) and row_done:
         lines += _row_lines(after.rows, event.row)

@@ -21,7 +21,7 @@ import attrs
 from .actions import Action, Draw, FlyHome, Lay, Pass, Phase
 from .bots import Bot, captured_by, choose_action, wants_knowledge
 from .cards import SPECIES, Species
-from .engine import legal_actions, new_game, step
+from .engine import HAND_SIZE, legal_actions, new_game, step
 from .errors import DecodeError
 from .events import (
     Captured,
@@ -157,6 +157,11 @@ def _seat_name(seat: int, viewer: int | None, names: Sequence[str] | None) -> st
     if seat == viewer:
         return "you"
     return f"P{seat}" + (f" {names[seat].partition(':')[0]}" if names else "")
+
+
+def _plural(count: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _progress(counts: Counts) -> str:
@@ -304,7 +309,7 @@ def describe_event(
         return [f"Row {event.row} is refilled with {' '.join(s.value for s in event.cards)}."]
     if isinstance(event, Drew):
         seen = f": {' '.join(s.value for s in event.cards)}" if event.cards else ""
-        return [f"{who(event.player, 'draws')} {event.count} cards{seen}."]
+        return [f"{who(event.player, 'draws')} {_plural(event.count, 'card')}{seen}."]
     if isinstance(event, DeclinedDraw):
         return [f"{who(event.player, 'does')} not draw."]
     if isinstance(event, FlewHome):
@@ -322,7 +327,8 @@ def describe_event(
             f"Hands discarded: {', '.join(map(str, event.hand_sizes))} cards."
         ]
     if isinstance(event, Dealt):
-        return [f"** Round {event.round}: P{event.dealer} deals 8 cards to each player."]
+        dealer = who(event.dealer, "deals")
+        return [f"** Round {event.round}: {dealer} {HAND_SIZE} cards to each player."]
     if isinstance(event, GameOver):
         return [_game_over_line(event.winners, event.reason, viewer, names)]
     return []
@@ -478,7 +484,7 @@ def play_interactive(
     known = {
         s: Knowledge.start(options.num_players)
         for s, bot in enumerate(bots)
-        if s != seat and wants_knowledge(bot)
+        if wants_knowledge(bot)
     }
     meta = Metadata(players=tuple(names)) if names else Metadata()
     record = GameRecord.start(options, seed, meta)
@@ -508,7 +514,7 @@ def play_interactive(
             recent = []
             console.say(*round_summary(observe(state, seat), names))
     _show(console, observe(state, seat), recent, names)
-    record = attrs.evolve(record, metadata=attrs.evolve(meta, result=GameResult(state.winners)))
+    record = attrs.evolve(record, metadata=attrs.evolve(meta, result=GameResult.of(state)))
     if save is not None:
         _save(record, save, console)
     return record

@@ -145,7 +145,7 @@ class _Api:
         table = self.lobby.get(request.path_params["table_id"])
         seat = table.seat_of(_token(request))
         after = _after(request, table)
-        if table.bots_to_act() and not table.lock.locked():  # a bot failed earlier: retry
+        if table.bots_to_act() and not table.lock.locked():  # a bot's move was not stored
             async with table.lock:
                 await run_in_threadpool(table.run_bots)
         return _json(table.document(seat, after))

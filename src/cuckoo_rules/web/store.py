@@ -194,13 +194,6 @@ class Store:
                 actions.setdefault(table_id, []).append((index, action))
         return [_decode_table(row, actions.get(row[0], [])) for row in rows]
 
-    def counts(self) -> tuple[int, int]:
-        """Return the number of tables and of actions stored."""
-        with self._lock:
-            (tables,) = self._db.execute("SELECT count(*) FROM tables").fetchone()
-            (actions,) = self._db.execute("SELECT count(*) FROM actions").fetchone()
-        return tables, actions
-
 
 def _decode_table(row: Sequence[object], actions: list[tuple[int, str]]) -> StoredTable:
     table_id, options, seed, seats, bot_seed, token_hashes, _created = row

@@ -7,11 +7,12 @@ that seat (:func:`~cuckoo_rules.visible_events`). Every accepted action, a human
 bot's, is committed to the store before the table moves on, so replaying the stored
 actions rebuilds the table exactly; :meth:`Lobby.open` does that on start.
 
-Bots are rebuilt for every decision with a seed derived from the table's secret bot
-seed, the seat and the action's index, so their choices do not depend on when the
-server was restarted. A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`)
-is given what its seat learned from the events it saw since the deal
-(:func:`~cuckoo_rules.learn`), a function of the history alone, so neither does it.
+Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, index)``
+(:func:`~cuckoo_rules.bots.derive_seed`) of the table's secret bot seed, the seat and
+the action's index, so their choices do not depend on when the server was restarted.
+A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`) is given what its
+seat learned from the events it saw since the deal (:func:`~cuckoo_rules.learn`), a
+function of the history alone, so neither does it.
 
 Nothing here knows HTTP; errors are :class:`ApiError` subclasses whose ``status`` is the
 HTTP status the web layer answers with.
@@ -33,11 +34,12 @@ import attrs
 from ..actions import Action
 from ..bots.base import choose_action, wants_knowledge
 from ..bots.specs import BotSpec, parse_bot_spec
-from ..codec import decode_options, encode_action, encode_event, encode_view
+from ..bots.tournament import derive_seed
+from ..codec import _describe, decode_options, encode_action, encode_event, encode_view
 from ..engine import legal_actions, new_game, step
 from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..events import Event, visible_events
-from ..knowledge import Knowledge, learn
+from ..knowledge import Knowledge, learn_each
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..records import GameRecord, replay_steps
 from ..rng import SEED_LIMIT
@@ -129,13 +131,11 @@ class NewTable:
         options: The game options; ``num_players`` equals the number of seats.
         seed: The game seed, or ``None`` to draw a secret one.
         seats: Per seat, ``"human"`` or a bot spec (as written, whitespace removed).
-        bots: Per seat, the parsed bot spec, or ``None`` for a human seat.
     """
 
     options: GameOptions
     seed: int | None
     seats: tuple[str, ...]
-    bots: tuple[BotSpec | None, ...]
 
 
 _NEW_TABLE_KEYS = ("options", "seed", "seats")
@@ -172,21 +172,20 @@ def parse_new_table(data: object) -> NewTable:
             raise BadRequest(f"body: unknown key {key!r} (expected options, seed, seats)")
     if "seats" not in data:
         raise BadRequest('body: missing key \'seats\' (e.g. "seats": ["human", "greedy"])')
-    seats, bots = _parse_seats(data["seats"])
+    seats = _parse_seats(data["seats"])
     options = _parse_options(data.get("options", {}), len(seats))
     seed = data.get("seed")
     if seed is not None and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
         raise BadRequest(f"seed: expected an integer in [0, 2**64), got {_describe(seed)}")
-    return NewTable(options, seed, seats, bots)
+    return NewTable(options, seed, seats)
 
 
-def _parse_seats(data: object) -> tuple[tuple[str, ...], tuple[BotSpec | None, ...]]:
+def _parse_seats(data: object) -> tuple[str, ...]:
     if not isinstance(data, list):
         raise BadRequest(f"seats: expected an array of seats, got {_describe(data)}")
     if not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
         raise BadRequest(f"seats: expected {MIN_PLAYERS} to {MAX_PLAYERS} seats, got {len(data)}")
     seats: list[str] = []
-    bots: list[BotSpec | None] = []
     for index, item in enumerate(data):
         path = f"seats[{index}]"
         if not isinstance(item, str):
@@ -195,7 +194,6 @@ def _parse_seats(data: object) -> tuple[tuple[str, ...], tuple[BotSpec | None, .
             raise BadRequest(f"{path}: longer than {MAX_SPEC_LENGTH} characters")
         if item.strip() == HUMAN:
             seats.append(HUMAN)
-            bots.append(None)
             continue
         try:
             spec = parse_bot_spec(item)
@@ -203,10 +201,9 @@ def _parse_seats(data: object) -> tuple[tuple[str, ...], tuple[BotSpec | None, .
             raise BadRequest(f"{path}: {error} (or 'human')") from None
         _check_budget(spec, path)
         seats.append(spec.text)
-        bots.append(spec)
-    if all(bot is not None for bot in bots):
+    if HUMAN not in seats:
         raise BadRequest("seats: at least one seat must be 'human'")
-    return tuple(seats), tuple(bots)
+    return tuple(seats)
 
 
 def _check_budget(spec: BotSpec, path: str) -> None:
@@ -241,23 +238,12 @@ def _parse_options(data: object, players: int) -> GameOptions:
     return options
 
 
-def _describe(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def hash_token(token: str) -> str:
     """Return the SHA-256 hex digest of a seat token, as stored.
 
     Tokens carry 256 random bits, so a plain hash cannot be reversed by guessing.
     """
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _bot_seed(bot_seed: int, seat: int, index: int) -> int:
-    """The seed of the bot of ``seat`` deciding action number ``index``."""
-    digest = hashlib.sha256(f"{bot_seed}:{seat}:{index}".encode("ascii")).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 # --------------------------------------------------------------------------- tables
@@ -301,8 +287,18 @@ class Table:
         self.snapshot = snapshot
         self._store = store
         self._bots = tuple(None if seat == HUMAN else parse_bot_spec(seat) for seat in setup.seats)
-        # Per bot seat that uses knowledge: how many events it has learned from, and what.
-        self._known: dict[int, tuple[int, Knowledge]] = {}
+        # What each bot seat that uses knowledge learned from the events it saw: the fold
+        # of learn over the events so far, then brought up to date by each commit.
+        start = Knowledge.start(setup.options.num_players)
+        known = {
+            seat: start
+            for seat, spec in enumerate(self._bots)
+            if spec is not None and wants_knowledge(spec.build(0))
+        }
+        self._known = learn_each(known, snapshot.events)
+        # The number of actions when a bot last failed: asked again for the same move, it
+        # would fail the same way (same seed, same view), so it is not asked again.
+        self._bot_failed_at: int | None = None
 
     @classmethod
     def start(cls, setup: TableSetup, store: Store) -> Table:
@@ -347,23 +343,35 @@ class Table:
         return seat
 
     def bots_to_act(self) -> bool:
-        """Whether the game is on and a bot is to act."""
-        state = self.snapshot.state
-        return not state.is_over and self._bots[state.current_player] is not None
+        """Whether the game is on and a bot is to act that has not failed at this move."""
+        snapshot = self.snapshot
+        state = snapshot.state
+        return (
+            not state.is_over
+            and self._bots[state.current_player] is not None
+            and self._bot_failed_at != snapshot.actions
+        )
 
     def check_after(self, after: int) -> None:
         """Check that ``after`` is an event number of this table (at most ``next_event``).
 
+        Events are only ever added, so a checked ``after`` stays valid for
+        :meth:`document`, even after moves.
+
         Raises:
             BadRequest: If it is beyond the last event.
         """
-        _check_after(after, len(self.snapshot.events))
+        count = len(self.snapshot.events)
+        if after > count:
+            raise BadRequest(
+                f"after: {after} is beyond the last event (this table has {count} events; "
+                "pass the next_event of the previous answer)"
+            )
 
     def play(self, seat: int, action: Action) -> None:
         """Take ``action`` for the human ``seat``, commit it, then let the bots act.
 
-        A bot that fails is logged and retried later (:meth:`run_bots`): the human's
-        action stands.
+        A bot that fails is logged (:meth:`run_bots`): the human's action stands.
 
         Raises:
             Conflict: If the game is over, ``seat`` is not to act, or the action is not
@@ -383,32 +391,36 @@ class Table:
     def run_bots(self) -> None:
         """Let the bots act, committing each action, until a human is to act or it is over.
 
-        A failing bot (or store) is logged, not raised: the table waits for the next call.
+        A failure is logged, not raised, and the table waits. A bot that failed (raised, or
+        chose an illegal action) is not asked again for the same move, as it would fail the
+        same way; a failure to store its action is retried at the next call.
         """
-        try:
-            while self.bots_to_act():
-                snapshot = self.snapshot
-                seat = snapshot.state.current_player
-                spec = self._bots[seat]
-                assert spec is not None
-                bot = spec.build(_bot_seed(self.setup.bot_seed, seat, snapshot.actions))
-                known = self._knowledge(seat) if wants_knowledge(bot) else None
-                self._commit(choose_action(bot, observe(snapshot.state, seat), known))
-        except Exception:
-            _logger.exception("table %s: the bot of a seat failed; it will try again", self.id)
-
-    def _knowledge(self, seat: int) -> Knowledge:
-        """What ``seat`` learned from the events it saw since the deal.
-
-        Kept per seat and brought up to date with the events since the last call; the
-        events of a table only ever grow, so this is the fold of
-        :func:`~cuckoo_rules.learn` over ``visible_events(snapshot.events, seat)``.
-        """
-        events = self.snapshot.events
-        count, known = self._known.get(seat, (0, Knowledge.start(self.setup.options.num_players)))
-        known = learn(known, visible_events(events[count:], seat), seat)
-        self._known[seat] = (len(events), known)
-        return known
+        while self.bots_to_act():
+            snapshot = self.snapshot
+            seat = snapshot.state.current_player
+            spec = self._bots[seat]
+            assert spec is not None
+            try:
+                bot = spec.build(derive_seed(self.setup.bot_seed, seat, snapshot.actions))
+                action = choose_action(bot, observe(snapshot.state, seat), self._known.get(seat))
+                state, events = step(snapshot.state, action)
+            except Exception:
+                self._bot_failed_at = snapshot.actions
+                _logger.exception(
+                    "table %s: the bot of seat %d failed at action %d; it will not be asked "
+                    "again for this move",
+                    self.id,
+                    seat,
+                    snapshot.actions,
+                )
+                return
+            try:
+                self._publish(action, state, events)
+            except Exception:
+                _logger.exception(
+                    "table %s: a bot's action was not stored; will try again", self.id
+                )
+                return
 
     def _commit(self, action: Action) -> None:
         """Apply, store (committed) and only then publish an action.
@@ -416,9 +428,14 @@ class Table:
         Raises:
             IllegalActionError: If it is not legal; nothing changes.
         """
+        self._publish(action, *step(self.snapshot.state, action))
+
+    def _publish(self, action: Action, state: GameState, events: tuple[Event, ...]) -> None:
+        """Store (committed) an action, then publish the state and events it led to."""
         snapshot = self.snapshot
-        state, events = step(snapshot.state, action)
+        known = learn_each(self._known, events)
         self._store.add_action(self.id, snapshot.actions, action)
+        self._known = known
         self.snapshot = Snapshot(state, snapshot.events + events, snapshot.actions + 1)
 
     def document(self, seat: int | None, after: int = 0) -> dict[str, Any]:
@@ -428,14 +445,10 @@ class Table:
         "legal_actions": [...], "events": [...], "next_event": n}``: ``legal_actions``
         is empty unless ``seat`` is to act; ``events`` are the events numbered ``after``
         and up (``events[after:]``), redacted for ``seat``; ``next_event`` is the number
-        of events so far (the ``after`` of the next request).
-
-        Raises:
-            BadRequest: If ``after`` is beyond the last event.
+        of events so far (the ``after`` of the next request). ``after`` must have passed
+        :meth:`check_after`.
         """
         snapshot = self.snapshot
-        count = len(snapshot.events)
-        _check_after(after, count)
         view = observe(snapshot.state, seat)
         legal = legal_actions(view) if view.is_my_turn else ()
         return {
@@ -445,16 +458,8 @@ class Table:
             "view": encode_view(view),
             "legal_actions": [encode_action(action) for action in legal],
             "events": [encode_event(e) for e in visible_events(snapshot.events[after:], seat)],
-            "next_event": count,
+            "next_event": len(snapshot.events),
         }
-
-
-def _check_after(after: int, count: int) -> None:
-    if after > count:
-        raise BadRequest(
-            f"after: {after} is beyond the last event (this table has {count} events; "
-            "pass the next_event of the previous answer)"
-        )
 
 
 class Lobby:
@@ -519,7 +524,9 @@ class Lobby:
         """
         seed = secrets.randbelow(SEED_LIMIT) if request.seed is None else request.seed
         tokens = {
-            seat: secrets.token_urlsafe(32) for seat, bot in enumerate(request.bots) if bot is None
+            seat: secrets.token_urlsafe(32)
+            for seat, kind in enumerate(request.seats)
+            if kind == HUMAN
         }
         setup = TableSetup(
             id=secrets.token_urlsafe(9),

@@ -41,17 +41,25 @@
     game_over: "game over",
   };
 
+  /** What the page knows about the table it shows (none: every field empty). */
+  function freshTableState(table = null, token = null) {
+    return {
+      table,
+      token,
+      seat: null,
+      seats: [],
+      view: null,
+      legal: [],
+      nextEvent: 0,
+      reason: null, // why the game ended, from its game_over event
+      selected: null,
+    };
+  }
+
   /** Everything the page knows; the DOM is redrawn from it. */
   const app = {
     bots: DEFAULT_BOTS,
-    table: null,
-    token: null,
-    seat: null,
-    seats: [],
-    view: null,
-    legal: [],
-    nextEvent: 0,
-    selected: null,
+    ...freshTableState(),
     busy: false,
     pollTimer: null,
     generation: 0,
@@ -365,7 +373,7 @@
   function showSetup() {
     stopPolling();
     app.generation += 1;
-    Object.assign(app, { table: null, token: null, seat: null, view: null, legal: [], selected: null });
+    Object.assign(app, freshTableState());
     $("game").hidden = true;
     $("setup").hidden = false;
     document.title = "CuBirds · cuckoo-rules";
@@ -374,16 +382,7 @@
   async function openTable(table, token) {
     stopPolling();
     app.generation += 1;
-    Object.assign(app, {
-      table,
-      token: token || null,
-      seat: null,
-      seats: [],
-      view: null,
-      legal: [],
-      nextEvent: 0,
-      selected: null,
-    });
+    Object.assign(app, freshTableState(table, token || null));
     $("log").replaceChildren();
     $("setup").hidden = true;
     $("game").hidden = false;
@@ -423,6 +422,9 @@
     if (Number.isFinite(next)) app.nextEvent = Math.max(app.nextEvent, next);
     if (!app.legal.some((action) => action.type === "lay" && action.species === app.selected)) {
       app.selected = null;
+    }
+    for (const event of fresh) {
+      if (event.type === "game_over") app.reason = event.reason;
     }
     appendLog(fresh);
     render();
@@ -572,7 +574,7 @@
     box.hidden = false;
     const winners = app.view.winners || [];
     setText($("gameover-title"), overText(winners));
-    const reason = lastReason();
+    const reason = app.reason;
     setText($("gameover-reason"), reason ? `Reason: ${REASONS[reason] || reason}.` : "");
     box.classList.toggle("won", app.seat !== null && winners.includes(app.seat));
     const standings = $("standings");
@@ -582,11 +584,6 @@
       const text = `${capitalize(seatName(seat))}${mark}: ${progressText(collection)}`;
       standings.append(el("li", { text }));
     });
-  }
-
-  function lastReason() {
-    const items = $("log").querySelectorAll("[data-reason]");
-    return items.length ? items[items.length - 1].dataset.reason : null;
   }
 
   function renderShare() {
@@ -980,7 +977,6 @@
       const text = describeEvent(event);
       if (text === null) continue;
       const item = el("li", { text, className: `ev-${event.type}` });
-      if (event.type === "game_over") item.dataset.reason = event.reason;
       if (typeof event.player === "number" && event.player === app.seat) item.classList.add("mine");
       log.append(item);
     }
