@@ -191,3 +191,25 @@ def test_the_fallback_deal_keeps_to_the_limits() -> None:
                 assert guess == again  # seeded
                 checked += 1
     assert checked > 100
+
+
+def test_public_flock_phases_respect_knowledge_and_flock() -> None:
+    """In a flock phase seen from another seat, the acting hand flies and fits the history."""
+    rng = random.Random(8)
+    checked = 0
+    while checked < 60:
+        options = cr.GameOptions(num_players=rng.randint(2, 5))
+        history = play(options, rng.randrange(2**64), rng, rng.randint(5, 150))
+        for end in range(1, len(history)):
+            state = history[end][0]
+            if state.phase is not cr.Phase.FLOCK:
+                continue
+            viewer = (state.current_player + 1) % state.num_players
+            knowledge = knowledge_at(history[: end + 1], viewer)
+            view = cr.observe(state, viewer)
+            for seed, max_draws in ((0, 0), (1, 0), (2, 32), (3, 20_000)):
+                guess = cr.determinize(view, seed, knowledge=knowledge, max_draws=max_draws)
+                assert cr.observe(guess, viewer) == view
+                assert cr.can_fly_home(guess.hands[state.current_player])
+                assert sound(guess, knowledge, viewer)
+            checked += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from tests import builders
 from tests.documents import all_keys
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
@@ -475,6 +477,10 @@ def test_determinize_rejects_bad_seeds() -> None:
     for seed in bad:
         with pytest.raises(cr.InvalidOptionsError):
             cr.determinize(view, seed)
+    bad_draws: list[Any] = [-1, True, 1.0, "1"]
+    for max_draws in bad_draws:  # checked with or without knowledge
+        with pytest.raises(cr.InvalidOptionsError, match="max_draws"):
+            cr.determinize(view, 1, max_draws=max_draws)
 
 
 def test_determinization_is_close_to_uniform() -> None:
@@ -553,6 +559,124 @@ def test_determinized_flock_phases_are_valid_states() -> None:
                     det = cr.determinize(view, seed)
                     assert cr.decode_state(cr.encode_state(det)) == det
     assert checked > 0
+
+
+def _unlikely_flock() -> cr.GameState:
+    """Seat 1 is to fly home with its 2 hidden cards: the last 2 flamingos seat 0 cannot see.
+
+    Seat 0 sees the other 5 flamingos (2 in rows, 3 in hand), so among the 90 unseen
+    cards only 1 pair of 4005 gives seat 1 its flock.
+    """
+    state = builders.build(
+        seed=11,
+        current_player=1,
+        phase="flock",
+        hands=[{"flamingo": 3, "owl": 5}, {"flamingo": 2}],
+    )
+    assert cr.unseen_cards(cr.observe(state, 0))[cr.Species.FLAMINGO.index] == 2
+    return state
+
+
+def test_determinize_finds_an_unlikely_public_flock() -> None:
+    """A valid flock phase whose flock is 1 draw in 4005: once refused 1 time in 10."""
+    state = _unlikely_flock()
+    view = cr.observe(state, 0)
+    start = cr.Knowledge.start(2)
+    owl = cr.Species.OWL.index
+    limits = start.hidden_limits[1][:owl] + (0,) + start.hidden_limits[1][owl + 1 :]
+    no_owl = cr.Knowledge((start.hidden_limits[0], limits), start.known_discards)
+    for seed in range(300):
+        det = cr.determinize(view, seed)
+        assert det.hands[1] == builders.counts(flamingo=2)
+        assert cr.observe(det, 0) == view
+        assert cr.determinize(view, seed) == det
+        assert cr.decode_state(cr.encode_state(det)) == det
+        for max_draws in (0, 32):  # the knowledge path, by rejection and by its fallback
+            guess = cr.determinize(view, seed, knowledge=no_owl, max_draws=max_draws)
+            assert guess.hands[1] == builders.counts(flamingo=2)
+            assert cr.observe(guess, 0) == view
+
+
+def _rare_flock() -> cr.GameState:
+    """Seat 1 is to fly home with 3 hidden cards of 13 unseen: 12 of the 286 triples fly.
+
+    The unseen cards: 2 flamingos, 3 owls, 1 toucan, 2 ducks, 1 parrot, 1 magpie, 1 reed
+    warbler, 2 robins. A flamingo pair with any 1 of the 11 others, or the 3 owls.
+    """
+    return builders.build(
+        current_player=1,
+        phase="flock",
+        hands=[(), {"flamingo": 2, "owl": 1}],
+        draw_pile="owl owl toucan duck duck parrot magpie reed_warbler robin robin",
+        rest="collection0",
+    )
+
+
+def _exact_flock_hands(
+    unseen: cr.Counts, size: int, limits: cr.Counts | None = None
+) -> dict[cr.Counts, float]:
+    """The law of a hidden hand of ``size`` unseen cards (within ``limits``) that flies."""
+    weights: dict[cr.Counts, int] = {}
+    caps = unseen if limits is None else tuple(map(min, unseen, limits))
+
+    def extend(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == cr.NUM_SPECIES:
+            if not left and cr.can_fly_home(prefix):
+                weights[prefix] = math.prod(map(math.comb, unseen, prefix))
+            return
+        for c in range(min(left, caps[len(prefix)]) + 1):
+            extend((*prefix, c), left - c)
+
+    extend((), size)
+    total = sum(weights.values())
+    return {hand: w / total for hand, w in weights.items()}
+
+
+def _no_toucan_for_seat_1() -> cr.Knowledge:
+    start = cr.Knowledge.start(2)
+    toucan = cr.Species.TOUCAN.index
+    limits = start.hidden_limits[1][:toucan] + (0,) + start.hidden_limits[1][toucan + 1 :]
+    return cr.Knowledge((start.hidden_limits[0], limits), start.known_discards)
+
+
+@pytest.mark.parametrize(
+    ("knowledge", "max_draws"),
+    [(None, 0), (_no_toucan_for_seat_1(), 20_000), (_no_toucan_for_seat_1(), 0)],
+    ids=["no knowledge", "knowledge, redrawn", "knowledge, drawn directly"],
+)
+def test_a_rare_public_flock_is_drawn_uniformly(
+    knowledge: cr.Knowledge | None, max_draws: int
+) -> None:
+    """Whether found by redrawing or drawn directly, the acting hand has its exact law."""
+    view = cr.observe(_rare_flock(), 0)
+    unseen = cr.unseen_cards(view)
+    assert sum(unseen) == 13
+    limits = None if knowledge is None else knowledge.hidden_limits[1]
+    exact = _exact_flock_hands(unseen, 3, limits)
+    assert len(exact) == (8 if knowledge is None else 7)
+    runs = 3000
+    hands: Counter[cr.Counts] = Counter()
+    top: Counter[cr.Species] = Counter()
+    streams: Counter[int] = Counter()
+    for seed in range(runs):
+        det = cr.determinize(view, seed, knowledge=knowledge, max_draws=max_draws)
+        assert cr.observe(det, 0) == view
+        hands[det.hands[1]] += 1
+        top[det.draw_pile[0]] += 1
+        streams[det.shuffles] += 1
+    assert set(hands) <= set(exact)
+    for hand, p in exact.items():
+        assert abs(hands[hand] / runs - p) < 0.03, (hand, hands[hand] / runs, p)
+    # The rest is shuffled uniformly: the top card is any of the 10 cards left.
+    for species in cr.SPECIES:
+        p = sum(q * (unseen[species.index] - h[species.index]) / 10 for h, q in exact.items())
+        assert abs(top[species] / runs - p) < 0.03, (species, top[species] / runs, p)
+    if knowledge is None:
+        # 1 try in 24 flies: the first few tries find a flock about 3 times in 4; else it is
+        # drawn directly, always after the same number of streams (the commonest count).
+        direct, count = streams.most_common(1)[0]
+        assert runs / 10 < count < runs / 2
+        assert min(streams) == 1 < direct == max(streams)
 
 
 # --------------------------------------------------------------------------- decode_view

@@ -53,7 +53,7 @@ from .events import (
 from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
 from .rng import SEED_LIMIT
 from .state import DECK_COUNTS, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
-from .views import PlayerView, flock_possible, unseen_cards
+from .views import PlayerView, _flock_possible, unseen_cards
 
 __all__ = [
     "STATE_FORMAT",
@@ -631,7 +631,7 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
     current = public.current_player
     _check_phase(public, acting_hand, hand_sizes[current], piles, f"hand_sizes[{current}]")
     prompted = public.phase is Phase.FLOCK and not public.options.always_prompt_flock
-    if prompted and not flock_possible(view):
+    if prompted and not _flock_possible(view, unseen):
         _fail("phase", f"'flock' but player {current} cannot hold a flock")
     return view
 

@@ -1,14 +1,24 @@
 """SplitMix64 and the seeded Fisher-Yates shuffle (``interchange.md`` §2).
 
 These are the only sources of randomness in the rules engine. They are pure functions
-of their inputs, so a deal can be reproduced in any language.
+of their inputs, so a deal can be reproduced in any language. :func:`continue_shuffle`
+runs a shuffle in parts, and :func:`below` draws a bounded integer (for
+:func:`~cuckoo_rules.determinize`, which no interchange vector pins).
 """
 
 from __future__ import annotations
 
 from typing import TypeVar
 
-__all__ = ["MASK64", "SEED_LIMIT", "shuffle", "splitmix64", "stream_state"]
+__all__ = [
+    "MASK64",
+    "SEED_LIMIT",
+    "below",
+    "continue_shuffle",
+    "shuffle",
+    "splitmix64",
+    "stream_state",
+]
 
 T = TypeVar("T")
 
@@ -62,9 +72,49 @@ def shuffle(cards: list[T], seed: int, stream: int) -> int:
     Returns:
         The generator state after the shuffle (stream 0 goes on to pick the dealer).
     """
-    state = stream_state(seed, stream)
-    for i in range(len(cards) - 1, 0, -1):
+    return continue_shuffle(cards, stream_state(seed, stream), len(cards) - 1)
+
+
+def continue_shuffle(cards: list[T], state: int, top: int, stop: int = 0) -> int:
+    """Run the steps of :func:`shuffle` that fix positions ``top`` down to ``stop + 1``.
+
+    Fisher-Yates fixes the positions of ``cards`` from the end: position ``i`` is
+    swapped with position ``out % (i + 1)``, ``out`` the next SplitMix64 output, and
+    position 0 needs no draw. A shuffle may be run in parts, each part going on from
+    the state the previous one returned: ``shuffle`` is
+    ``continue_shuffle(cards, stream_state(seed, stream), len(cards) - 1)``.
+
+    Args:
+        cards: The list being shuffled, in place.
+        state: The generator state to go on from.
+        top: The first position to fix (``len(cards) - 1`` to start a shuffle).
+        stop: The position below the last one to fix (0, the default, finishes it).
+
+    Returns:
+        The generator state after the last step.
+    """
+    for i in range(top, max(stop, 0), -1):
         state, out = splitmix64(state)
         j = out % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return state
+
+
+def below(state: int, bound: int) -> tuple[int, int]:
+    """Draw an integer in ``[0, bound)`` with a bias below ``2**-64``, however large ``bound``.
+
+    The outputs of as many steps as the bound needs, plus one, are joined into one
+    number and reduced modulo ``bound``.
+
+    Returns:
+        The new generator state and the number.
+
+    Example:
+        >>> below(0, 10**30)[1] < 10**30
+        True
+    """
+    value = 0
+    for _ in range(bound.bit_length() // 64 + 2):
+        state, out = splitmix64(state)
+        value = value << 64 | out
+    return state, value % bound

@@ -12,7 +12,8 @@ viewer cannot tell apart from the truth, as search bots need.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from math import comb
 
 import attrs
 
@@ -21,8 +22,9 @@ from .cards import NUM_SPECIES, SPECIES, Species
 from .errors import InvalidOptionsError, ViewError
 from .knowledge import Knowledge
 from .options import GameOptions
-from .rng import SEED_LIMIT, shuffle, splitmix64, stream_state
+from .rng import SEED_LIMIT, below, continue_shuffle, shuffle, splitmix64, stream_state
 from .state import (
+    _SMALL,
     DECK_COUNTS,
     EMPTY_COUNTS,
     Counts,
@@ -175,17 +177,22 @@ def flock_possible(view: PlayerView) -> bool:
         >>> flock_possible(observe(new_game(GameOptions(num_players=2), seed=1), None))
         True
     """
+    return _flock_possible(view, unseen_cards(view))
+
+
+def _flock_possible(view: PlayerView, unseen: Counts) -> bool:
+    """:func:`flock_possible`, given the view's :func:`unseen_cards`."""
     current = view.current_player
     if view.viewer == current:
         assert view.hand is not None
         return can_fly_home(view.hand)
     known = view.known_hands[current]
     hidden = view.hand_sizes[current] - sum(known)
-    unseen = unseen_cards(view)
     return any(known[s.index] + min(unseen[s.index], hidden) >= s.small_flock for s in SPECIES)
 
 
-_MAX_TRIES = 10_000
+_MAX_TRIES = 10_000  # attempts of the card-by-card deal before a view is refused
+_FLOCK_DRAWS = 32  # without knowledge: tries of a hidden acting hand before drawing a flock
 
 
 def determinize(
@@ -199,11 +206,14 @@ def determinize(
 
     The cards the viewer cannot see (the unknown part of every other hand, the draw pile
     and the discard pile) are shuffled uniformly with the seeded shuffle and dealt out
-    with the sizes the view shows; where the view shows the flock phase, the acting seat
-    is given a flock (draws without one are rejected and redrawn with the next random
-    stream, which keeps the result uniform). The result's ``seed`` is ``seed`` and its
-    ``shuffles`` counts the streams used, so later reshuffles in a search are seeded too.
-    ``observe(determinize(view, seed), view.viewer) == view`` always holds.
+    with the sizes the view shows. Where the view shows the flock phase and the acting
+    seat's known cards hold no flock, its hidden cards are dealt first and a draw that
+    gives it no flock is redrawn with the next random stream; after a few such draws its
+    hidden cards are drawn directly among those that give it a flock. Either way the
+    result is uniform among the states the viewer cannot tell apart. The result's
+    ``seed`` is ``seed`` and its ``shuffles`` counts the streams used, so later reshuffles
+    in a search are seeded too. ``observe(determinize(view, seed), view.viewer) == view``
+    always holds.
 
     A view does not record what only the history proves: a seat that has just laid all
     its ducks holds none until it draws again. Pass ``knowledge``
@@ -236,8 +246,11 @@ def determinize(
     """
     if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
-    unseen = unseen_cards(view)
+    if type(max_draws) is not int or max_draws < 0:
+        raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
+    in_view = unseen = unseen_cards(view)
     n = view.options.num_players
+    current = view.current_player
     discards = EMPTY_COUNTS
     if knowledge is not None:
         discards = _check_knowledge(view, knowledge, unseen)
@@ -255,139 +268,243 @@ def determinize(
     must_flock = (
         view.phase is Phase.FLOCK
         and not view.options.always_prompt_flock
-        and view.viewer != view.current_player
+        and view.viewer != current
     )
-    if must_flock and not flock_possible(view):
-        raise ViewError(f"inconsistent view: player {view.current_player} cannot hold a flock")
+    if must_flock and not _flock_possible(view, in_view):
+        raise ViewError(f"inconsistent view: player {current} cannot hold a flock")
+    # The acting seat's hidden cards must give it a flock (then it has some).
+    need_flock = must_flock and not can_fly_home(view.known_hands[current])
     if knowledge is not None and not knowledge.is_empty:
-        if type(max_draws) is not int or max_draws < 0:
-            raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
         return _determinize_within(
-            view, seed, knowledge, pool, hidden_in_hands, must_flock, max_draws
+            view,
+            seed,
+            knowledge.hidden_limits,
+            discards,
+            pool,
+            hidden_in_hands,
+            need_flock,
+            max_draws,
         )
-    for stream in range(_MAX_TRIES):
-        cards = list(pool)
-        shuffle(cards, seed, stream)
-        hands, pos = _deal_hidden(view, cards, hidden_in_hands)
-        if not must_flock or can_fly_home(hands[view.current_player]):
-            return _determinized(view, seed, stream + 1, hands, cards, pos)
-    raise ViewError(f"no determinization found in {_MAX_TRIES} tries: the view is too unlikely")
+    if need_flock:  # no limits: the fallback's flock draw and card-by-card deal are uniform
+        no_limits = (DECK_COUNTS,) * n
+        return _determinize_within(
+            view, seed, no_limits, discards, pool, hidden_in_hands, True, _FLOCK_DRAWS
+        )
+    cards = list(pool)
+    shuffle(cards, seed, 0)
+    hands, pos = _deal_hidden(view, cards, hidden_in_hands)
+    return _determinized(view, seed, 1, hands, cards, pos)
 
 
 def _determinize_within(
     view: PlayerView,
     seed: int,
-    knowledge: Knowledge,
+    limits: Sequence[Counts],
+    known_discards: Counts,
     pool: list[Species],
     hidden_in_hands: list[int],
-    must_flock: bool,
+    need_flock: bool,
     max_draws: int,
 ) -> GameState:
-    """:func:`determinize` under ``knowledge``: rejection first, then a constrained deal.
+    """:func:`determinize` within ``limits``: rejection first, then a constrained deal.
 
     Each try runs the seeded Fisher-Yates shuffle of ``pool`` (stream by stream) only as
-    far as the hidden hands need, dealing them from the end of the list and stopping at
-    the first card that breaks a limit; a try that succeeds finishes the same shuffle
-    for the piles. Accepted tries are uniform among the consistent states. If
-    ``max_draws`` tries fail (the limits are very tight), the hidden hands
-    are dealt card by card among the cards each hand may still take, which always keeps
-    to the limits but is only close to uniform.
+    far as the hidden hands need, dealing them hand by hand from the end of the list and
+    stopping at the first card that breaks a limit. Where the acting seat must hold a
+    flock (``need_flock``), its hand is dealt first and a try without a flock stops
+    there, a few draws in. A try that succeeds finishes the same shuffle for the piles.
+    Accepted tries are uniform among the consistent states. If ``max_draws`` tries fail,
+    :func:`_deal_within` deals the hidden hands.
     """
+    current = view.current_player
     seats = [seat for seat in range(view.options.num_players) if hidden_in_hands[seat]]
-    hidden_total = sum(hidden_in_hands)
+    if need_flock:
+        seats.remove(current)
+        seats.insert(0, current)
+    kept = len(pool) - sum(hidden_in_hands)  # the cards left for the piles
+    start = _hands_with_own(view)
     for stream in range(max_draws):
         cards = list(pool)
         state = stream_state(seed, stream)
-        i = len(cards) - 1  # Fisher-Yates fixes the positions from the end
-        hands = list(view.known_hands)
-        broken = False
+        top = len(cards) - 1  # Fisher-Yates fixes the positions from the end
+        hands = list(start)
         for seat in seats:
-            hidden = [0] * NUM_SPECIES
-            limits = knowledge.hidden_limits[seat]
-            for _ in range(hidden_in_hands[seat]):
-                if i > 0:
-                    state, out = splitmix64(state)
-                    j = out % (i + 1)
-                    cards[i], cards[j] = cards[j], cards[i]
-                k = cards[i].index
-                i -= 1
-                hidden[k] += 1
-                if hidden[k] > limits[k]:
-                    broken = True
-                    break
-            if broken:
+            size = hidden_in_hands[seat]
+            state, hidden = _deal_seat(cards, state, top, size, limits[seat])
+            if hidden is None:
                 break
-            hands[seat] = tuple(map(operator.add, hands[seat], hidden))
-        if not broken and _with_own_hand(view, hands, must_flock):
-            while i > 0:  # finish the shuffle for the piles
-                state, out = splitmix64(state)
-                j = out % (i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
-                i -= 1
-            rest = cards[: len(cards) - hidden_total]
-            return _determinized(view, seed, stream + 1, hands, rest, 0, knowledge.known_discards)
-    return _deal_within(view, seed, knowledge, pool, hidden_in_hands, must_flock, seats, max_draws)
+            top -= size
+            hands[seat] = tuple(map(operator.add, view.known_hands[seat], hidden))
+            if need_flock and seat == current and not can_fly_home(hands[seat]):
+                break
+        else:
+            continue_shuffle(cards, state, top)  # finish the shuffle for the piles
+            return _determinized(view, seed, stream + 1, hands, cards[:kept], 0, known_discards)
+    return _deal_within(
+        view, seed, limits, known_discards, pool, hidden_in_hands, need_flock, seats, max_draws
+    )
 
 
-def _with_own_hand(view: PlayerView, hands: list[Counts], must_flock: bool) -> bool:
-    """Put the viewer's own hand into ``hands``; whether a public flock phase is honoured."""
-    if view.viewer is not None:
-        assert view.hand is not None
-        hands[view.viewer] = view.hand
-    return not must_flock or can_fly_home(hands[view.current_player])
+def _deal_seat(
+    cards: list[Species], state: int, top: int, size: int, limits: Counts
+) -> tuple[int, list[int] | None]:
+    """Deal one hand: fix positions ``top`` down of the Fisher-Yates shuffle of ``cards``.
+
+    Returns the generator state and the ``size`` cards dealt as counts; ``None`` as soon
+    as a card breaks ``limits`` (the rest of the shuffle is then left undone).
+    """
+    hidden = [0] * NUM_SPECIES
+    for i in range(top, top - size, -1):
+        if i:  # the step of continue_shuffle, inline: this is the hot loop of a search
+            state, out = splitmix64(state)
+            j = out % (i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        k = cards[i].index
+        hidden[k] += 1
+        if hidden[k] > limits[k]:
+            return state, None
+    return state, hidden
 
 
 def _deal_within(
     view: PlayerView,
     seed: int,
-    knowledge: Knowledge,
+    limits: Sequence[Counts],
+    known_discards: Counts,
     pool: list[Species],
     hidden_in_hands: list[int],
-    must_flock: bool,
+    need_flock: bool,
     seats: list[int],
     first_stream: int,
 ) -> GameState:
-    """Deal the hidden hands card by card among the cards each may take (the fallback)."""
-    # The most constrained hands first: they have the fewest cards to choose from.
-    seats = sorted(
-        seats, key=lambda seat: sum(map(min, knowledge.hidden_limits[seat], DECK_COUNTS))
-    )
+    """Deal the hidden hands card by card among the cards each may take (the fallback).
+
+    Where the acting seat must hold a flock, its hidden cards are drawn first, uniformly
+    among those that give it a flock within its limits (:func:`_flock_sampler`). Without
+    limits the deal is exactly uniform; with them, only close to uniform.
+    """
+    current = view.current_player
+    draw_flock = None
     counts = [0] * NUM_SPECIES
     for card in pool:
         counts[card.index] += 1
+    if need_flock:
+        known = view.known_hands[current]
+        draw_flock = _flock_sampler(known, hidden_in_hands[current], counts, limits[current])
+        if draw_flock is None:
+            raise ViewError("no determinization found: the view and knowledge are inconsistent")
+        seats = [seat for seat in seats if seat != current]
+    start = _hands_with_own(view)
+    # The most constrained hands first: they have the fewest cards to choose from.
+    seats = sorted(seats, key=lambda seat: sum(map(min, limits[seat], DECK_COUNTS)))
     for attempt in range(_MAX_TRIES):
         stream = first_stream + attempt
         state = stream_state(seed, stream)
         left = list(counts)  # the pool's cards not dealt yet, per species
-        hands = list(view.known_hands)
-        broken = False
+        hands = list(start)
+        if draw_flock is not None:
+            state, hidden = draw_flock(state)
+            left = list(map(operator.sub, left, hidden))
+            hands[current] = tuple(map(operator.add, hands[current], hidden))
         for seat in seats:
-            hidden = [0] * NUM_SPECIES
-            limits = knowledge.hidden_limits[seat]
-            for _ in range(hidden_in_hands[seat]):
-                # A uniform card among those the hand may still take: a species with
-                # probability proportional to its cards left.
-                weights = [n if h < k else 0 for n, h, k in zip(left, hidden, limits, strict=True)]
-                total = sum(weights)
-                if not total:
-                    broken = True
-                    break
-                state, out = splitmix64(state)
-                pick = out % total
-                species = 0
-                while pick >= weights[species]:
-                    pick -= weights[species]
-                    species += 1
-                hidden[species] += 1
-                left[species] -= 1
-            if broken:
+            state, dealt = _deal_by_card(state, left, hidden_in_hands[seat], limits[seat])
+            if dealt is None:
                 break
-            hands[seat] = tuple(map(operator.add, hands[seat], hidden))
-        if not broken and _with_own_hand(view, hands, must_flock):
+            hands[seat] = tuple(map(operator.add, hands[seat], dealt))
+        else:
             rest = [species for species, n in zip(SPECIES, left, strict=True) for _ in range(n)]
             shuffle(rest, seed, stream + 1)
-            return _determinized(view, seed, stream + 2, hands, rest, 0, knowledge.known_discards)
+            return _determinized(view, seed, stream + 2, hands, rest, 0, known_discards)
     raise ViewError("no determinization found: the view and knowledge are inconsistent")
+
+
+def _deal_by_card(
+    state: int, left: list[int], size: int, limits: Counts
+) -> tuple[int, list[int] | None]:
+    """Deal ``size`` cards from ``left`` (counts, updated), each within ``limits``.
+
+    Each card is uniform among those left that the hand may still take: a species with
+    probability proportional to its cards left. Returns the generator state and the
+    cards dealt, ``None`` if the hand can take no more card before it is complete.
+    """
+    hidden = [0] * NUM_SPECIES
+    for _ in range(size):
+        weights = [n if h < k else 0 for n, h, k in zip(left, hidden, limits, strict=True)]
+        total = sum(weights)
+        if not total:
+            return state, None
+        state, out = splitmix64(state)
+        pick = out % total
+        species = 0
+        while pick >= weights[species]:
+            pick -= weights[species]
+            species += 1
+        hidden[species] += 1
+        left[species] -= 1
+    return state, hidden
+
+
+def _flock_sampler(
+    known: Counts, size: int, pool: Sequence[int], limits: Counts
+) -> Callable[[int], tuple[int, list[int]]] | None:
+    """A uniform draw of a hand's hidden cards among those that give it a flock.
+
+    The hand holds ``known`` and ``size`` cards of ``pool`` (counts), at most ``limits``
+    of each species. Each way to choose the cards is equally likely, as in a uniform
+    shuffle of the pool conditioned on the flock, so a choice of counts has probability
+    proportional to its number of ways. The sampler takes a generator state and returns
+    the new state and the counts drawn; ``None`` if no choice gives a flock.
+    """
+    # choose[s][c]: the ways to take c cards of species s.
+    choose = [
+        [comb(n, c) for c in range(min(n, limit, size) + 1)]
+        for n, limit in zip(pool, limits, strict=True)
+    ]
+    # ways[s][f][r]: the ways to take r cards of species s, s + 1... so that the hand
+    # ends with a flock, f telling whether a species before s gave one already.
+    ways = [([0] * (size + 1), [1] + [0] * size)]
+    for s in reversed(range(NUM_SPECIES)):
+        no, yes = ways[-1]
+        binoms = choose[s]
+        need = _SMALL[s] - known[s]
+        with_no = [
+            sum(b * (yes if c >= need else no)[r - c] for c, b in enumerate(binoms[: r + 1]))
+            for r in range(size + 1)
+        ]
+        with_yes = [
+            sum(b * yes[r - c] for c, b in enumerate(binoms[: r + 1])) for r in range(size + 1)
+        ]
+        ways.append((with_no, with_yes))
+    ways.reverse()
+    total = ways[0][0][size]
+    if not total:
+        return None
+
+    def draw(state: int) -> tuple[int, list[int]]:
+        state, x = below(state, total)  # the rank of the choice among all of them
+        hidden = [0] * NUM_SPECIES
+        r, flock = size, False
+        for s in range(NUM_SPECIES):
+            for c, b in enumerate(choose[s][: r + 1]):
+                f = flock or known[s] + c >= _SMALL[s]
+                after = ways[s + 1][f][r - c]
+                if x < b * after:
+                    x %= after  # uniform among the ways to take the other species
+                    hidden[s], r, flock = c, r - c, f
+                    break
+                x -= b * after
+        return state, hidden
+
+    return draw
+
+
+def _hands_with_own(view: PlayerView) -> list[Counts]:
+    """The hands as far as the viewer knows them: the known parts and its own hand."""
+    hands = list(view.known_hands)
+    if view.viewer is not None:
+        assert view.hand is not None
+        hands[view.viewer] = view.hand
+    return hands
 
 
 def _check_knowledge(view: PlayerView, knowledge: Knowledge, unseen: Counts) -> Counts:
