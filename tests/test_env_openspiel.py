@@ -484,6 +484,66 @@ def test_resampling_keeps_the_information_state_and_redraws_the_rest() -> None:
     assert different > 20
 
 
+def rebuilt(state: osp.CuBirdsState) -> osp.CuBirdsState:
+    """``state`` played again from its deal: the same history, with nothing cached."""
+    engine = state.engine_state
+    game: osp.CuBirdsGame = state.get_game()
+    fresh = game.state_from_engine(cr.new_game(engine.options, engine.seed))
+    for action in state.history()[1:]:
+        fresh.apply_action(action)
+    assert fresh.engine_state == engine
+    return fresh
+
+
+def test_what_steps_and_records_cache_matches_a_fresh_computation() -> None:
+    """Resampling and the information-state tensor reuse what earlier calls cached on the
+    steps a state shares with its past and its clones; a state replayed from its deal,
+    with nothing cached, gives the same results, and so does a branch off a clone."""
+    players = 3
+    game = load(players=players, rng_seed=8)
+    rng = random.Random(8)
+    checked = 0
+
+    def check(state: osp.CuBirdsState, draw: int) -> None:
+        fresh = rebuilt(state)
+        for seat in range(players):
+            assert knowledge(state, seat) == knowledge(fresh, seat)
+            for _ in range(2):  # the second call hits the record's cache
+                a = state.resample_from_infostate(seat, sampler(draw + seat))
+                b = fresh.resample_from_infostate(seat, sampler(draw + seat))
+                assert a.engine_state == b.engine_state
+                assert all(knowledge(a, q) == knowledge(b, q) for q in range(players))
+            # The resampled hands agree with what the seat learned, replayed by the engine.
+            known = learned(state, seat)
+            for other in range(players):
+                hidden = tuple(
+                    h - k
+                    for h, k in zip(
+                        a.engine_state.hands[other], a.engine_state.known_hands[other], strict=True
+                    )
+                )
+                assert other == seat or known.allows(other, hidden)
+            # A state resampled for one seat, resampled again for the next one.
+            again = (seat + 1) % players
+            c = a.resample_from_infostate(again, sampler(draw))
+            d = b.resample_from_infostate(again, sampler(draw))
+            assert c.engine_state == d.engine_state
+            assert knowledge(c, again) == knowledge(d, again)
+
+    for _ in range(2):
+        state = dealt(game)
+        for _ in random_walk(state, rng):
+            if state.is_terminal() or rng.random() < 0.15:
+                check(state, checked)
+                checked += 1
+                legal = state.legal_actions()
+                if len(legal) > 1:  # a branch that shares every step so far
+                    branch = state.clone()
+                    branch.apply_action(legal[-1])
+                    check(branch, checked)
+    assert checked > 20
+
+
 def test_resampling_the_chance_node_and_a_bad_sampler() -> None:
     game = load()
     state = game.new_initial_state()

@@ -65,6 +65,7 @@ from .engine import (
     legal_actions,
     new_game,
     step,
+    winner_shares,
 )
 from .errors import (
     CuckooError,
@@ -241,4 +242,5 @@ __all__ = [
     "step",
     "unseen_cards",
     "visible_events",
+    "winner_shares",
 ]

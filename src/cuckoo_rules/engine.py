@@ -8,6 +8,8 @@ new :class:`GameState` that shares the unchanged parts of the old one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import (
     DRAW,
     FLY_HOME_ACTIONS,
@@ -57,6 +59,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "step",
+    "winner_shares",
 ]
 
 HAND_SIZE = 8
@@ -566,6 +569,31 @@ def has_won(collection: Counts) -> bool:
     return species >= 7 or triples >= 2
 
 
+def winner_shares(winners: Sequence[int], num_players: int) -> tuple[float, ...]:
+    """Return each seat's share of a victory: ``1 / len(winners)`` for a winner, else 0.
+
+    A victory shared by ``k`` seats is split equally, so the shares of a finished game
+    sum to 1 (up to rounding); with no winners (a game not over) every share is 0.
+
+    Args:
+        winners: The winning seats, such as :attr:`GameState.winners`.
+        num_players: The number of seats.
+
+    Returns:
+        One share per seat, in seat order.
+
+    Example:
+        >>> winner_shares((0, 2), 3)
+        (0.5, 0.0, 0.5)
+        >>> winner_shares((), 2)
+        (0.0, 0.0)
+    """
+    if not winners:
+        return (0.0,) * num_players
+    share = 1.0 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(num_players))
+
+
 def _end_turn(
     state: GameState,
     hands: tuple[Counts, ...],
@@ -623,6 +651,13 @@ def _end_turn(
     return _end_round(state, hands, collections, rows, piles)
 
 
+def _most_cards_winners(collections: tuple[Counts, ...]) -> tuple[int, ...]:
+    """The seats with the most cards in their collection (rules §4.2), in seat order."""
+    sizes = [sum(c) for c in collections]
+    best = max(sizes)
+    return tuple(seat for seat, size in enumerate(sizes) if size == best)
+
+
 def _end_round(
     state: GameState,
     hands: tuple[Counts, ...],
@@ -647,9 +682,7 @@ def _end_round(
     if options.exhaustion_counts_discard:
         available += sum(discard)
     if available < HAND_SIZE * n:
-        sizes = [sum(c) for c in collections]
-        best = max(sizes)
-        winners = tuple(seat for seat in range(n) if sizes[seat] == best)
+        winners = _most_cards_winners(collections)
         if events is not None:
             events.append(GameOver(winners, "most_cards"))
         return GameState(

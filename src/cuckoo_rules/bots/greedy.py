@@ -48,7 +48,7 @@ import attrs
 from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
 from ..cards import NUM_SPECIES, SPECIES, Species
 from ..engine import has_won, legal_actions
-from ..state import Counts, Row
+from ..state import _SMALL, Counts, Row
 from ..views import PlayerView, unseen_cards
 from .base import check_view, own_rng
 
@@ -64,7 +64,6 @@ __all__ = [
 WIN_VALUE = 1000.0
 """The collection value of a winning collection."""
 
-_SMALL = tuple(s.small_flock for s in SPECIES)
 _BIG = tuple(s.big_flock for s in SPECIES)
 
 

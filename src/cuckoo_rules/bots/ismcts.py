@@ -55,12 +55,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import ClassVar
 
 import attrs
 
 from ..actions import (
-    ALL_ACTIONS,
     DRAW,
     FLY_HOME_ACTIONS,
     LAY_ACTIONS,
@@ -69,13 +69,13 @@ from ..actions import (
     Phase,
     action_id,
 )
-from ..cards import NUM_SPECIES, SPECIES
-from ..engine import apply, legal_actions
+from ..cards import NUM_SPECIES
+from ..engine import apply, legal_actions, winner_shares
 from ..knowledge import Knowledge
-from ..state import GameState
+from ..state import _SMALL, GameState
 from ..views import PlayerView, determinize
 from .base import BotError, check_view, own_rng
-from .greedy import GreedyBot, collection_value, potential_table
+from .greedy import _BIG, GreedyBot, collection_value, hand_value, potential_table
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
 
@@ -89,8 +89,6 @@ _LAY = Phase.LAY
 _DRAW = Phase.DRAW
 _FLOCK = Phase.FLOCK
 _OVER = Phase.GAME_OVER
-_BIG = tuple(s.big_flock for s in SPECIES)
-_SMALL = tuple(s.small_flock for s in SPECIES)
 
 
 class _Node:
@@ -106,14 +104,6 @@ class _Node:
         self.visits = 0
         self.availability = 1
         self.reward = 0.0
-
-
-_INDEX = {id(action): index for index, action in enumerate(ALL_ACTIONS)}
-
-
-def _index(action: Action) -> int:
-    index = _INDEX.get(id(action))
-    return action_id(action) if index is None else index
 
 
 def _check_budget(bot: IsmctsBot) -> None:
@@ -312,7 +302,7 @@ class IsmctsBot:
             best: _Node | None = None
             best_value = -math.inf
             for action in candidates[:width]:
-                child = children.get(_index(action))
+                child = children.get(action_id(action))
                 if child is None:
                     if untried is None:
                         untried = action
@@ -324,7 +314,7 @@ class IsmctsBot:
                 if value > best_value:
                     best, best_value = child, value
             if untried is not None:
-                node = children[_index(untried)] = _Node(node, untried, state.current_player)
+                node = children[action_id(untried)] = _Node(node, untried, state.current_player)
                 state = apply(state, untried)
                 break
             assert best is not None
@@ -340,7 +330,7 @@ class IsmctsBot:
             walk.reward += rewards[walk.player]
             walk = walk.parent
 
-    def _rollout(self, state: GameState, rng: random.Random) -> list[float]:
+    def _rollout(self, state: GameState, rng: random.Random) -> Sequence[float]:
         turns_left = state.num_players if self.rollout_turns is None else self.rollout_turns
         while state.phase is not Phase.GAME_OVER:
             if turns_left == 0:
@@ -349,25 +339,19 @@ class IsmctsBot:
             state = apply(state, rollout_action(state, rng))
             if state.turn != turn and turns_left > 0:
                 turns_left -= 1
-        share = 1.0 / len(state.winners)
-        return [share if seat in state.winners else 0.0 for seat in range(state.num_players)]
+        return winner_shares(state.winners, state.num_players)
 
 
 def _evaluate(state: GameState, temperature: float) -> list[float]:
     """Rewards of an unfinished game: a softmax of each seat's heuristic score."""
     scores = [
-        collection_value(collection) + _hand_value(hand, collection)
+        collection_value(collection) + hand_value(hand, collection)
         for hand, collection in zip(state.hands, state.collections, strict=True)
     ]
     top = max(scores)
     weights = [math.exp((score - top) / temperature) for score in scores]
     total = sum(weights)
     return [weight / total for weight in weights]
-
-
-def _hand_value(hand: tuple[int, ...], collection: tuple[int, ...]) -> float:
-    table = potential_table(collection)
-    return sum(table[i][held] for i, held in enumerate(hand) if held)
 
 
 def _root_order(view: PlayerView) -> tuple[Action, ...]:

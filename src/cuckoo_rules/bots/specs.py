@@ -9,7 +9,7 @@ the tournament runner) gives each bot its own seed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -169,6 +169,23 @@ def parse_bot_specs(text: str) -> tuple[BotSpec, ...]:
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"bots: expected a comma-separated list of bot specs, got {text!r}")
     return tuple(parse_bot_spec(item) for item in text.split(","))
+
+
+def _parse_specs(items: Iterable[object], what: str, error: type[Exception]) -> tuple[BotSpec, ...]:
+    """Parse the strings among ``items``; every other item must already be a BotSpec.
+
+    Raises:
+        BotSpecError: If a string is not a valid specification.
+        error: If an item is neither a string nor a :class:`BotSpec` (the message starts
+            with ``what``, the argument's name).
+    """
+    parsed = [parse_bot_spec(item) if isinstance(item, str) else item for item in items]
+    specs: list[BotSpec] = []
+    for spec in parsed:
+        if not isinstance(spec, BotSpec):
+            raise error(f"{what}: expected bot specs (strings or BotSpec), got {spec!r}")
+        specs.append(spec)
+    return tuple(specs)
 
 
 def make_bot(spec: str | BotSpec, seed: int) -> Bot:

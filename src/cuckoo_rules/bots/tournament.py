@@ -43,11 +43,12 @@ from typing import Any
 
 import attrs
 
+from ..engine import winner_shares
 from ..options import GameOptions
 from ..rng import MASK64, SEED_LIMIT, splitmix64, stream_state
 from .base import BotError
 from .play import PlayedGame, play_game
-from .specs import BotSpec, parse_bot_spec
+from .specs import BotSpec, _parse_specs
 
 __all__ = [
     "EntrantResult",
@@ -155,11 +156,11 @@ class TournamentGame:
 
     def shares(self) -> dict[int, float]:
         """Return each winning entrant's share of this game's victory (``1/k`` each)."""
-        share = 1.0 / len(self.winners)
+        shares = winner_shares(self.winners, len(self.seating))
         result: dict[int, float] = {}
         for seat in self.winners:
             entrant = self.seating[seat]
-            result[entrant] = result.get(entrant, 0.0) + share
+            result[entrant] = result.get(entrant, 0.0) + shares[seat]
         return result
 
 
@@ -249,10 +250,7 @@ class TournamentResult:
 def _specs_of(bots: Sequence[str | BotSpec], players: int) -> tuple[BotSpec, ...]:
     if isinstance(bots, str):
         raise BotError("bots: expected a sequence of bot specs, got a string (split it first)")
-    specs = tuple(parse_bot_spec(bot) if isinstance(bot, str) else bot for bot in bots)
-    for spec in specs:
-        if not isinstance(spec, BotSpec):
-            raise BotError(f"bots: expected bot specs (strings or BotSpec), got {spec!r}")
+    specs = _parse_specs(bots, "bots", BotError)
     if len(specs) != players:
         raise BotError(f"bots: expected {players} bots (one per player), got {len(specs)}")
     return specs

@@ -1,16 +1,16 @@
 """Helpers shared by the research adapters; imports no optional dependency.
 
-Argument checks, action-id conversion, the reward split and the text rendering are the
-same in every adapter, so they live here once.
+Argument checks, action-id conversion and the text rendering are the same in every
+adapter, so they live here once.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import SupportsIndex, cast
 
-from ..actions import ALL_ACTIONS, NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..actions import _ID_OF_ACTION, NUM_DISTINCT_ACTIONS, action_from_id, action_id
 from ..engine import legal_actions
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..notation import format_action
@@ -29,17 +29,13 @@ __all__ = [
     "check_seed",
     "describe_id",
     "legal_ids",
+    "render",
     "render_text",
     "resolve_options",
-    "winner_shares",
 ]
 
 RENDER_MODES: tuple[str, ...] = ("ansi", "human")
 """The render modes every adapter supports."""
-
-# The engine hands out the action objects of ALL_ACTIONS (kept alive there), so their
-# identities map to their ids; any other equal action falls back to action_id.
-_ID_OF_ACTION: dict[int, int] = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
 
 
 def agent_name(seat: int) -> str:
@@ -142,11 +138,11 @@ def action_index(action: object) -> int:
 
 
 def legal_ids(state: GameState) -> list[int]:
-    """The ids of ``state``'s legal actions, in canonical order: ``action_id`` of each.
+    """The ids of ``state``'s legal actions, in canonical order (so ascending).
 
     A step of an adapter needs them for the action mask and the infos; looking the
-    engine's own action objects up by identity costs a fraction of calling
-    :func:`~cuckoo_rules.action_id` on each.
+    engine's own action objects up inline by identity (as :func:`~cuckoo_rules.action_id`
+    does first) costs less than calling ``action_id`` on each.
     """
     ids = _ID_OF_ACTION
     out = [ids.get(id(a), -1) for a in legal_actions(state)]
@@ -160,26 +156,37 @@ def describe_id(index: int) -> str:
     return f"{index} ({format_action(action_from_id(index))})"
 
 
-def winner_shares(state: GameState) -> tuple[float, ...]:
-    """Each seat's share of the victory: ``1 / len(winners)`` for a winner, else 0.
-
-    All zeros while the game is not over.
-    """
-    winners = state.winners
-    if not winners:
-        return (0.0,) * state.num_players
-    share = 1.0 / len(winners)
-    return tuple(share if seat in winners else 0.0 for seat in range(state.num_players))
-
-
-def render_text(state: GameState, seat: int, names: Sequence[str] | None = None) -> str:
+def render_text(state: GameState, seat: int) -> str:
     """The terminal screen of ``seat``'s view of ``state``, one string with newlines.
 
     A first line names the seat the screen is shown to; a last line gives the winners
     once the game is over.
     """
     lines = [f"View of {agent_name(seat)} (seat {seat})"]
-    lines += render_view(observe(state, seat), names=names, color=False)
+    lines += render_view(observe(state, seat), color=False)
     if state.is_over:
         lines.append("Winners: " + ", ".join(agent_name(w) for w in state.winners))
     return "\n".join(lines)
+
+
+def render(
+    render_mode: str | None, screen: Callable[[], str], warn: Callable[[str], object]
+) -> str | None:
+    """What an adapter's ``render()`` does in ``render_mode``.
+
+    Returns:
+        ``screen()`` for ``"ansi"``; ``None`` for ``"human"``, after printing
+        ``screen()``; ``None`` with no render mode, after passing a hint to ``warn``
+        (``screen`` is then not called).
+    """
+    if render_mode is None:
+        warn(
+            "render() was called without a render mode: build the environment "
+            "with render_mode='ansi' or 'human'"
+        )
+        return None
+    text = screen()
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

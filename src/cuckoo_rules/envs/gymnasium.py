@@ -97,11 +97,11 @@ from ..bots import (
     choose_action,
     derive_seed,
     make_bot,
-    parse_bot_spec,
     wants_knowledge,
 )
+from ..bots.specs import _parse_specs
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game, step
+from ..engine import apply, new_game, step, winner_shares
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..knowledge import Knowledge, learn_each
 from ..observation import encode_observation, observation_size
@@ -116,9 +116,9 @@ from ._common import (
     check_seed,
     describe_id,
     legal_ids,
+    render,
     render_text,
     resolve_options,
-    winner_shares,
 )
 
 __all__ = ["ENV_ID", "ILLEGAL_ACTION_MODES", "CuckooEnv"]
@@ -141,12 +141,7 @@ def _opponent_specs(
 ) -> tuple[BotSpec, ...]:
     """One parsed specification per opponent seat (``count`` of them)."""
     items = [opponents] if isinstance(opponents, str | BotSpec) else list(opponents)
-    specs = tuple(parse_bot_spec(item) if isinstance(item, str) else item for item in items)
-    for spec in specs:
-        if not isinstance(spec, BotSpec):
-            raise InvalidOptionsError(
-                f"opponents: expected bot specs (strings or BotSpec), got {spec!r}"
-            )
+    specs = _parse_specs(items, "opponents", InvalidOptionsError)
     if len(specs) == 1:
         return specs * count
     if len(specs) != count:
@@ -235,6 +230,9 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         # What each opponent whose bot uses knowledge (ismcts) learned from the events.
         self._known: dict[int, Knowledge] = {}
         self._done = True
+        # The learner's legal action ids and the state they are for, so that the info
+        # and action_masks() of a step look them up once.
+        self._ids_of: tuple[GameState | None, list[int]] = (None, [])
 
     # ------------------------------------------------------------------ state
 
@@ -326,7 +324,7 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         terminated = after.is_over
         truncated = not terminated and self._too_long()
         self._done = terminated or truncated
-        reward = winner_shares(after)[self.seat] if terminated else 0.0
+        reward = winner_shares(after.winners, after.num_players)[self.seat] if terminated else 0.0
         info = self._info()
         if terminated:
             info["winners"] = list(after.winners)
@@ -346,17 +344,9 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             The screen as one string for ``"ansi"``; ``None`` for ``"human"`` (the
             screen is printed) and when no render mode was set (with a warning).
         """
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() was called without a render mode: build the environment "
-                "with render_mode='ansi' or 'human'"
-            )
-            return None
-        text = render_text(self.game_state, self.seat)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(
+            self.render_mode, lambda: render_text(self.game_state, self.seat), gymnasium.logger.warn
+        )
 
     def close(self) -> None:
         """Release nothing: the environment holds no outside resources."""
@@ -399,7 +389,11 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         state = self.game_state
         mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
         if not (self._done or state.is_over or state.current_player != self.seat):
-            mask[legal_ids(state)] = 1  # legal_action_mask(state), without a tuple of 74
+            known, ids = self._ids_of
+            if known is not state:
+                ids = legal_ids(state)
+                self._ids_of = (state, ids)
+            mask[ids] = 1  # legal_action_mask(state), without a tuple of 74
         return mask
 
     def _observation(self) -> Observation:

@@ -87,7 +87,9 @@ seat that has just laid all its ducks holds no duck until it draws again, and th
 the seat saw go to the discard pile stay there until it is reshuffled. The resampled
 state keeps the seat's information state exactly; the other seats' past private
 observations are not sampled, so their information states in it show only the public
-past (plus their current, sampled, view). The method is Python-only: C++ code
+past (plus their current, sampled, view). What a seat saw and learned is kept with the
+history its state shares with its clones, so resampling a state again costs little more
+than the :func:`~cuckoo_rules.determinize` call. The method is Python-only: C++ code
 calling ``State::ResampleFromInfostate`` does not see it.
 
 The underlying engine state is :attr:`CuBirdsState.engine_state` (read-only); give bots
@@ -97,12 +99,11 @@ from a given engine state instead of a sampled deal.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
-
-import attrs
+from typing import Any, Final, TypeAlias
 
 from ..errors import _needs_extra
 
@@ -113,10 +114,18 @@ try:
 except ModuleNotFoundError as error:
     raise _needs_extra(__name__, "openspiel", error) from error
 
-from ..actions import NUM_DISTINCT_ACTIONS, Side, action_from_id
+from ..actions import (
+    _DRAW_ID,
+    _FLY_HOME_ID,
+    _PASS_ID,
+    NUM_DISTINCT_ACTIONS,
+    Lay,
+    action_from_id,
+    action_id,
+)
 from ..cards import NUM_SPECIES
 from ..codec import encode_event, encode_view
-from ..engine import new_game, step
+from ..engine import _most_cards_winners, new_game, step, winner_shares
 from ..errors import InvalidOptionsError
 from ..events import (
     DeclinedDraw,
@@ -155,9 +164,6 @@ DEFAULT_MAX_TURNS: Final = 1000
 """The default ``max_turns``: the OpenSpiel game ends when turn 1001 would start."""
 
 _DECISIONS_PER_TURN = 3  # lay; draw or pass; fly home or pass
-_DRAW_ID = 64
-_FLY_HOME_ID = 65
-_PASS_ID = 73
 _SEED_BITS = 64
 _JSON_SEPARATORS = (",", ":")
 
@@ -256,21 +262,38 @@ def _to_json(document: object) -> str:
 class _Step:
     """The events of one move, as reported by :func:`cuckoo_rules.step` (or redacted).
 
-    Steps are shared between a state and its clones, never changed, and cache the text
-    each viewer sees of them (one line of the information-state string).
+    Steps are shared between a state and its clones and never changed. A step is made
+    for one history (a record's steps only ever grow by new steps), so it can cache,
+    besides the text each viewer sees of it (one line of the information-state string),
+    what depends on the history up to it: each seat's :class:`~cuckoo_rules.Knowledge`
+    and the public :class:`_Tally`.
     """
 
-    __slots__ = ("_lines", "events")
+    __slots__ = ("_known", "_lines", "_redacted", "_source", "_tally", "events")
 
-    def __init__(self, events: tuple[Event, ...], lines: dict[int | None, str] | None = None):
+    def __init__(
+        self, events: tuple[Event, ...], source: tuple[_Step, int, int] | None = None
+    ) -> None:
         self.events = events
-        self._lines: dict[int | None, str] = {} if lines is None else lines
+        # (step, seat, players) if this is that step redacted for that seat: its lines
+        # are then those of ``step``, see redacted_for.
+        self._source = source
+        self._lines: dict[int | None, str] = {}
+        self._redacted: dict[int, _Step] = {}
+        # What each seat knew after this step: learn() of its redacted events so far.
+        self._known: dict[int, Knowledge] = {}
+        self._tally: _Tally | None = None  # the public counts after this step
 
     def line(self, viewer: int | None) -> str:
         """The JSON list of the events ``viewer`` sees (``None``: a spectator)."""
         text = self._lines.get(viewer)
         if text is None:
-            text = _to_json([encode_event(e) for e in visible_events(self.events, viewer)])
+            source = self._source
+            if source is not None and (viewer is None or viewer in range(source[2])):
+                step, seat, _ = source
+                text = step.line(seat if viewer == seat else None)
+            else:
+                text = _to_json([encode_event(e) for e in visible_events(self.events, viewer)])
             self._lines[viewer] = text
         return text
 
@@ -278,23 +301,30 @@ class _Step:
         """This step as ``seat`` saw it: other seats' drawn and dealt cards hidden.
 
         Every other seat sees of the redacted step what a spectator sees of this one.
+        The redacted step is made once per seat and shared.
         """
-        public = self.line(None)
-        lines: dict[int | None, str] = dict.fromkeys(range(num_players), public)
-        lines[None] = public
-        lines[seat] = self.line(seat)
-        return _Step(visible_events(self.events, seat), lines)
+        redacted = self._redacted.get(seat)
+        if redacted is None:
+            redacted = _Step(visible_events(self.events, seat), (self, seat, num_players))
+            self._redacted[seat] = redacted
+        return redacted
 
-    def __getstate__(self) -> tuple[tuple[Event, ...], dict[int | None, str]]:
-        return self.events, {}  # the cache is rebuilt on demand
+    def __getstate__(self) -> tuple[tuple[Event, ...]]:
+        return (self.events,)  # the caches are rebuilt on demand (the lines from events)
 
-    def __setstate__(self, data: tuple[tuple[Event, ...], dict[int | None, str]]) -> None:
-        self.events, self._lines = data
+    def __setstate__(self, data: tuple[tuple[Event, ...]]) -> None:
+        _Step.__init__(self, data[0])
 
 
-@attrs.frozen
+_Past: TypeAlias = tuple[tuple[str, ...], tuple[_Step, ...], Knowledge]
+"""A seat's past in a record: see :meth:`_Record.past_of`."""
+
+
 class _Record:
-    """Everything a dealt state holds; immutable, so clones share it (see ``__deepcopy__``).
+    """Everything a dealt state holds; never changed, so clones share it (``__deepcopy__``).
+
+    A plain slotted class rather than a frozen ``attrs`` one: a record is built on every
+    move, and a frozen class's ``__init__`` costs twice as much.
 
     Attributes:
         engine: The engine state.
@@ -303,12 +333,52 @@ class _Record:
         steps: One :class:`_Step` per move since the deal.
     """
 
-    engine: GameState
-    deal: tuple[str, ...]
-    steps: tuple[_Step, ...]
+    __slots__ = ("_pasts", "deal", "engine", "steps")
+
+    def __init__(self, engine: GameState, deal: tuple[str, ...], steps: tuple[_Step, ...]) -> None:
+        self.engine = engine
+        self.deal = deal
+        self.steps = steps
+        self._pasts: dict[int, _Past] = {}  # by seat: see past_of
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Record:
-        return self  # immutable: OpenSpiel's clone deep-copies the state's attributes
+        return self  # never changed: OpenSpiel's clone deep-copies the state's attributes
+
+    def past_of(self, seat: int) -> _Past:
+        """What ``seat`` saw of the deal and of each move, and what it learned (cached).
+
+        Returns:
+            The deal lines, with the hand of every other seat removed; the steps
+            redacted for ``seat``; and :func:`cuckoo_rules.learn` folded over the
+            events of those redacted steps, from ``Knowledge.start``.
+        """
+        past = self._pasts.get(seat)
+        if past is None:
+            n = self.engine.num_players
+            deal = tuple(
+                line if other == seat else _without_hand(line)
+                for other, line in enumerate(self.deal)
+            )
+            # Mostly cached already: look the redacted steps up without a call each.
+            seen = tuple([s._redacted.get(seat) or s.redacted_for(seat, n) for s in self.steps])
+            past = self._pasts[seat] = (deal, seen, _learned(self.steps, seen, seat, n))
+        return past
+
+
+def _learned(steps: tuple[_Step, ...], seen: tuple[_Step, ...], seat: int, n: int) -> Knowledge:
+    """What ``seat`` learned from ``seen`` (``steps`` as it saw them), cached on ``steps``.
+
+    The last step keeps the result, so that a later record, whose steps go on from these,
+    folds only its new steps.
+    """
+    done = len(steps)
+    while done and seat not in steps[done - 1]._known:
+        done -= 1
+    known = steps[done - 1]._known[seat] if done else Knowledge.start(n)
+    if done < len(steps):
+        known = learn(known, (event for move in seen[done:] for event in move.events), seat)
+        steps[-1]._known[seat] = known
+    return known
 
 
 def _deal_lines(engine: GameState) -> tuple[str, ...]:
@@ -483,11 +553,7 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     def truncated(self) -> bool:
         """Whether the game was ended by the ``max_turns`` limit, not by the rules."""
         record = self._record
-        return (
-            record is not None
-            and not record.engine.is_over
-            and record.engine.turn > self._max_turns
-        )
+        return record is not None and not record.engine.is_over and self._ended(record.engine)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -501,10 +567,8 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
         engine = record.engine
         if engine.is_over:
             return engine.winners
-        if engine.turn > self._max_turns:
-            sizes = [sum(c) for c in engine.collections]
-            best = max(sizes)
-            return tuple(seat for seat, size in enumerate(sizes) if size == best)
+        if self._ended(engine):
+            return _most_cards_winners(engine.collections)
         return ()
 
     def view(self, player: int) -> PlayerView:
@@ -515,6 +579,10 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
             ViewError: If ``player`` is not a seat.
         """
         return observe(self._dealt().engine, player)
+
+    def _ended(self, engine: GameState) -> bool:
+        """Whether the OpenSpiel game is over at ``engine``: by the rules or by ``max_turns``."""
+        return engine.is_over or engine.turn > self._max_turns
 
     def _dealt(self) -> _Record:
         record = self._record
@@ -530,15 +598,16 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
         if record is None:
             return int(pyspiel.PlayerId.CHANCE)
         engine = record.engine
-        if engine.is_over or engine.turn > self._max_turns:
+        if self._ended(engine):
             return int(pyspiel.PlayerId.TERMINAL)
         return engine.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
-        """The legal action ids of the seat to act, in increasing order."""
-        out = legal_ids(self._dealt().engine)
-        out.sort()
-        return out
+        """The legal action ids of the seat to act, in increasing order.
+
+        Canonical order is increasing id order (see :func:`cuckoo_rules.action_id`).
+        """
+        return legal_ids(self._dealt().engine)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance node's only outcome: ``[(0, 1.0)]`` (the deal is sampled)."""
@@ -567,18 +636,11 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
     def is_terminal(self) -> bool:
         """Whether the game is over (or truncated by ``max_turns``)."""
         record = self._record
-        return record is not None and (
-            record.engine.is_over or record.engine.turn > self._max_turns
-        )
+        return record is not None and self._ended(record.engine)
 
     def returns(self) -> list[float]:
         """``1 / len(winners)`` for each winner, 0 for the others and before the end."""
-        n = self._options.num_players
-        winners = self.winners
-        if not winners:
-            return [0.0] * n
-        share = 1.0 / len(winners)
-        return [share if seat in winners else 0.0 for seat in range(n)]
+        return list(winner_shares(self.winners, self._options.num_players))
 
     def __str__(self) -> str:
         """A debugging description of the whole state (hidden cards included)."""
@@ -616,15 +678,7 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
             if not 0.0 <= u <= 1.0:
                 raise ValueError(f"probability_sampler returned {u!r}, not a number in [0, 1)")
             seed = (seed << 32) | min(int(u * 2**32), 2**32 - 1)
-        n = self._options.num_players
-        deal = tuple(
-            line if seat == player_id else _without_hand(line)
-            for seat, line in enumerate(record.deal)
-        )
-        steps = tuple(s.redacted_for(player_id, n) for s in record.steps)
-        # The redacted steps hold the events as the seat saw them: what it learned from.
-        seen = (event for move in steps for event in move.events)
-        knowledge = learn(Knowledge.start(n), seen, player_id)
+        deal, steps, knowledge = record.past_of(player_id)
         clone._record = _Record(determinize(view, seed, knowledge=knowledge), deal, steps)
         return clone
 
@@ -685,6 +739,7 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
         out[:] = values
 
 
+@functools.lru_cache(maxsize=256)
 def _without_hand(line: str) -> str:
     """The deal line a seat keeps in a state resampled for another seat: no hand."""
     document = json.loads(line)
@@ -696,50 +751,103 @@ def _counts_text(counts: Sequence[int]) -> str:
     return " ".join(f"{n} {s.value}" for s, n in counts_to_dict(tuple(counts)).items())
 
 
-def _history_summary(record: _Record, viewer: int, view: PlayerView) -> list[int]:
-    """The public-history part of the information-state tensor (seats relative to viewer)."""
-    n = view.num_players
-    laid = [[0] * NUM_SPECIES for _ in range(n)]
-    revealed = [[0] * NUM_SPECIES for _ in range(n)]
-    counters = [[0, 0, 0, 0] for _ in range(n)]  # draws, cards drawn, declined draw, flock
-    last = [-1] * n
-    reshuffles = 0
-    for s in record.steps:
-        for event in s.events:
+# Where each count is in a seat's row of a _Tally.
+_LAID = 0
+_REVEALED = NUM_SPECIES
+_DRAWS = 2 * NUM_SPECIES
+_CARDS_DRAWN = _DRAWS + 1
+_DRAWS_DECLINED = _DRAWS + 2
+_FLOCKS_DECLINED = _DRAWS + 3
+_LAST = _DRAWS + 4
+
+
+class _Tally:
+    """The public history of some moves, as the information-state tensor summarises it.
+
+    ``seats[seat]`` holds, for an absolute seat, the birds laid and revealed of each
+    species, the optional draws taken, cards drawn, draws and flocks declined, and the
+    id of its last action (-1: none), at the offsets ``_LAID`` to ``_LAST``. A tally
+    cached on a step is never changed: :func:`_tally` copies it to go on.
+    """
+
+    __slots__ = ("reshuffles", "seats")
+
+    def __init__(self, reshuffles: int, seats: list[list[int]]) -> None:
+        self.reshuffles = reshuffles
+        self.seats = seats
+
+    @classmethod
+    def start(cls, num_players: int) -> _Tally:
+        return cls(0, [[0] * _LAST + [-1] for _ in range(num_players)])
+
+    def copy(self) -> _Tally:
+        return _Tally(self.reshuffles, [row[:] for row in self.seats])
+
+    def add(self, events: tuple[Event, ...]) -> None:
+        """Count the events of one move."""
+        seats = self.seats
+        for event in events:
             kind = type(event)
             if kind is Laid:
                 assert isinstance(event, Laid)
-                laid[event.player][event.species.index] += event.count
-                right = event.side is Side.RIGHT
-                last[event.player] = 8 * event.species.index + 2 * event.row + right
+                row = seats[event.player]
+                row[_LAID + event.species.index] += event.count
+                row[_LAST] = action_id(Lay(event.species, event.row, event.side))
             elif kind is Drew:
                 assert isinstance(event, Drew)
-                counters[event.player][0] += 1
-                counters[event.player][1] += event.count
-                last[event.player] = _DRAW_ID
+                row = seats[event.player]
+                row[_DRAWS] += 1
+                row[_CARDS_DRAWN] += event.count
+                row[_LAST] = _DRAW_ID
             elif kind is DeclinedDraw:
                 assert isinstance(event, DeclinedDraw)
-                counters[event.player][2] += 1
-                last[event.player] = _PASS_ID
+                row = seats[event.player]
+                row[_DRAWS_DECLINED] += 1
+                row[_LAST] = _PASS_ID
             elif kind is FlewHome:
                 assert isinstance(event, FlewHome)
-                revealed[event.player][event.species.index] += event.revealed
-                last[event.player] = _FLY_HOME_ID + event.species.index
+                row = seats[event.player]
+                row[_REVEALED + event.species.index] += event.revealed
+                row[_LAST] = _FLY_HOME_ID + event.species.index
             elif kind is DeclinedFlock:
                 assert isinstance(event, DeclinedFlock)
-                counters[event.player][3] += 1
-                last[event.player] = _PASS_ID
+                row = seats[event.player]
+                row[_FLOCKS_DECLINED] += 1
+                row[_LAST] = _PASS_ID
             elif kind is Reshuffled:
-                reshuffles += 1
-    out = [view.round, view.turn, reshuffles]
+                self.reshuffles += 1
+
+
+def _tally(steps: tuple[_Step, ...], num_players: int) -> _Tally:
+    """The tally of ``steps`` (not to be changed), cached on the last one.
+
+    A later record, whose steps go on from these, counts only its new steps.
+    """
+    done = len(steps)
+    while done and steps[done - 1]._tally is None:
+        done -= 1
+    cached = steps[done - 1]._tally if done else None
+    if done == len(steps) and cached is not None:
+        return cached
+    tally = _Tally.start(num_players) if cached is None else cached.copy()
+    for move in steps[done:]:
+        tally.add(move.events)
+    if steps:
+        steps[-1]._tally = tally
+    return tally
+
+
+def _history_summary(record: _Record, viewer: int, view: PlayerView) -> list[int]:
+    """The public-history part of the information-state tensor (seats relative to viewer)."""
+    n = view.num_players
+    tally = _tally(record.steps, n)
+    out = [view.round, view.turn, tally.reshuffles]
     for k in range(n):
-        seat = (viewer + k) % n
-        out += laid[seat]
-        out += revealed[seat]
-        out += counters[seat]
+        row = tally.seats[(viewer + k) % n]
+        out += row[:_LAST]
         one_hot = [0] * NUM_DISTINCT_ACTIONS
-        if last[seat] >= 0:
-            one_hot[last[seat]] = 1
+        if row[_LAST] >= 0:
+            one_hot[row[_LAST]] = 1
         out += one_hot
     return out
 

@@ -87,7 +87,7 @@ except ModuleNotFoundError as error:
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game
+from ..engine import apply, new_game, winner_shares
 from ..errors import IllegalActionError
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
@@ -102,9 +102,9 @@ from ._common import (
     check_seed,
     describe_id,
     legal_ids,
+    render,
     render_text,
     resolve_options,
-    winner_shares,
 )
 
 __all__ = ["CuckooAECEnv", "env", "raw_env"]
@@ -301,7 +301,7 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
         if after.is_over:
             self._finished = True
-            shares = winner_shares(after)
+            shares = winner_shares(after.winners, after.num_players)
             for name in self.agents:
                 self.rewards[name] = shares[self._seats[name]]
                 self.terminations[name] = True
@@ -320,18 +320,11 @@ class CuckooAECEnv(AECEnv):  # type: ignore[misc]
             The screen as one string for ``"ansi"``; ``None`` for ``"human"`` (the
             screen is printed) and when no render mode was set (with a warning).
         """
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() was called without a render mode: build the environment "
-                "with render_mode='ansi' or 'human'"
-            )
-            return None
-        state = self.game_state
-        text = render_text(state, state.current_player)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(
+            self.render_mode,
+            lambda: render_text(self.game_state, self.game_state.current_player),
+            gymnasium.logger.warn,
+        )
 
     def close(self) -> None:
         """Release nothing: the environment holds no outside resources."""
