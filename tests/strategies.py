@@ -5,17 +5,11 @@ from __future__ import annotations
 import hypothesis.strategies as st
 
 import cuckoo_rules as cr
+from cuckoo_rules.options import option_info
 
 OPTIONS = st.builds(
     cr.GameOptions,
-    num_players=st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
-    initial_row_length=st.sampled_from([3, 4]),
-    setup_duplicates_to=st.sampled_from(["discard", "draw_pile"]),
-    optional_draw_if_adjacent=st.booleans(),
-    round_end_timing=st.sampled_from(["end_of_turn", "immediate"]),
-    exhaustion_counts_discard=st.booleans(),
-    next_round_first_player=st.sampled_from(["round_ender", "left_of_round_ender"]),
-    always_prompt_flock=st.booleans(),
+    **{info.name: st.sampled_from(info.values) for info in option_info()},
 )
 """Game options over every allowed value of every field."""
 

@@ -53,7 +53,7 @@ import attrs
 from .actions import NUM_ROWS, Phase
 from .cards import NUM_SPECIES
 from .errors import ViewError
-from .options import MAX_PLAYERS, MIN_PLAYERS, _check_int
+from .options import MAX_PLAYERS, MIN_PLAYERS, check_int
 from .state import EMPTY_COUNTS
 from .views import PlayerView, _unseen_besides
 
@@ -91,7 +91,7 @@ class ObservationField:
 
 
 def _check_players(num_players: int) -> None:
-    _check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)  # as GameOptions does
+    check_int("num_players", num_players, MIN_PLAYERS, MAX_PLAYERS)  # as GameOptions does
 
 
 def observation_size(num_players: int) -> int:
