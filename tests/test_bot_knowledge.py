@@ -78,9 +78,8 @@ def expected_knowledge(
     for action in actions:
         seat = state.current_player
         if seat in seats:
-            known = cr.learn(
-                cr.Knowledge.start(options.num_players), cr.visible_events(events, seat), seat
-            )
+            start = cr.Knowledge.at_setup(cr.new_game(options, seed))
+            known = cr.learn(start, cr.visible_events(events, seat), seat)
             expected.append((seat, known))
         state, new = cr.step(state, action)
         events += new
@@ -317,8 +316,8 @@ def test_web_tables_give_bots_their_knowledge_across_restarts(
         assert seat is not None
         if bots.wants_knowledge(bot):
             events = table.snapshot.events
-            n = view.options.num_players
-            folded = cr.learn(cr.Knowledge.start(n), cr.visible_events(events, seat), seat)
+            start = cr.Knowledge.at_setup(cr.new_game(table.setup.options, table.setup.seed))
+            folded = cr.learn(start, cr.visible_events(events, seat), seat)
             if knowledge != folded:
                 wrong.append((seat, table.snapshot.actions))
         elif knowledge is not None:

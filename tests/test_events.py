@@ -86,6 +86,10 @@ def add(counts: Sequence[int], cards: Sequence[cr.Species]) -> cr.Counts:
     return tuple(out)
 
 
+def plus(*counts: Sequence[int]) -> cr.Counts:
+    return tuple(map(sum, zip(ZERO, *counts, strict=True)))
+
+
 def without(counts: Sequence[int], species: cr.Species) -> cr.Counts:
     out = list(counts)
     out[species.index] = 0
@@ -164,7 +168,9 @@ class Tracker:
         self.lay: cr.Laid | None = None
         self.lay_absent = False
         self.needs_refill = False
-        self.cards_left_at_reshuffle: int | None = None
+        self.reshuffled = False  # a reshuffle no card has been taken from yet
+        self.drawn = 0  # cards taken by the optional draw of this step
+        self.dealt = 0  # cards dealt in this step (a deal may come in two parts)
         self.available_at_round_end = 0
 
     # ----------------------------------------------------------------- results
@@ -223,13 +229,18 @@ class Tracker:
         self.stage = "start"
         self.lay = None
         self.needs_refill = False
-        self.cards_left_at_reshuffle = None
+        self.reshuffled = False
+        self.drawn = 0
+        self.dealt = 0
         for event in events:
             if not isinstance(event, cr.RowRefilled | cr.Reshuffled):
                 assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
             self.apply(event)
         assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
-        assert self.cards_left_at_reshuffle is None, "a reshuffle that no card was taken from"
+        assert not self.reshuffled, "a reshuffle that no card was taken from"
+        if 0 < self.drawn < 2:
+            assert self.draw_size + self.discard_size == 0, "drew fewer than 2 cards needlessly"
+        assert self.dealt in (0, HAND * self.n), "a deal stopped short"
         # The phase the step ends in follows from the events and public facts.
         if self.stage == "laid":  # a lay that took nothing and did not end the turn
             can_draw = self.draw_size + self.discard_size > 0
@@ -279,10 +290,9 @@ class Tracker:
         assert player == self.current, f"player {player} decided; {self.current} is to act"
 
     def _take(self, count: int, cards: Sequence[cr.Species] | None) -> None:
-        """``count`` cards leave the top of the draw pile."""
-        if self.cards_left_at_reshuffle is not None:
-            assert self.cards_left_at_reshuffle < count, "reshuffled before the pile was empty"
-            self.cards_left_at_reshuffle = None
+        """``count`` cards leave the top of the draw pile (one pile per event)."""
+        assert count > 0, "an event that takes no card is not reported"
+        self.reshuffled = False
         assert count <= self.draw_size, f"{count} cards taken from a pile of {self.draw_size}"
         self.draw_size -= count
         if self.full:
@@ -306,9 +316,15 @@ class Tracker:
         row = self.rows[event.row]
         self.lay_absent = s not in row
         laid = [s] * event.count
-        self.rows[event.row] = laid + row if event.side is cr.Side.LEFT else row + laid
+        self.rows[event.row] = row = laid + row if event.side is cr.Side.LEFT else row + laid
         self.lay = event
         self.stage = "laid"
+        # SEED2's reading refills after any lay of a species already in the row (§3.1).
+        same_species = self.options.refill_trigger == "same_species_lay" and not self.lay_absent
+        self.needs_refill = same_species and len(set(row)) == 1 and self._piles_hold_cards()
+
+    def _piles_hold_cards(self) -> bool:
+        return self.draw_size + self.discard_size > 0
 
     def _captured(self, event: cr.Captured) -> None:
         lay = self.lay
@@ -334,12 +350,12 @@ class Tracker:
         hand = self.hands[p]
         if hand is not None:
             self.hands[p] = list(add(hand, cards))
-        self.needs_refill = len(set(row)) == 1
+        self.needs_refill = len(set(row)) == 1 and self._piles_hold_cards()
         self.stage = "captured"
 
     def _refilled(self, event: cr.RowRefilled) -> None:
         lay = self.lay
-        assert self.stage == "captured", f"RowRefilled after {self.stage!r}"
+        assert self.stage in ("captured", "refilled", "laid"), f"RowRefilled after {self.stage!r}"
         assert lay is not None
         assert self.needs_refill, "only a row left with one species is refilled"
         assert event.row == lay.row
@@ -348,21 +364,28 @@ class Tracker:
         cards = list(event.cards)
         self._take(len(cards), cards)
         assert all(card is own for card in cards[:-1]), "the refill stops at another species"
-        if not cards or cards[-1] is own:
-            assert self.draw_size + self.discard_size == 0, "the refill stopped too early"
         row.extend(cards)
-        self.needs_refill = False
-        self.stage = "refilled"
+        if cards[-1] is own:  # the draw pile ran out: a reshuffle goes on, or both are empty
+            assert self.draw_size == 0, "the refill stopped too early"
+        self.needs_refill = cards[-1] is own and self._piles_hold_cards()
+        if self.stage != "laid":  # a refill after a capture; one after a lay keeps its stage
+            self.stage = "refilled"
 
     def _drew(self, event: cr.Drew) -> None:
-        self._decision(event.player, cr.Phase.DRAW)
+        if self.drawn:  # the rest of a draw that emptied the draw pile
+            assert self.stage == "drew"
+            assert self.reshuffled, "a second draw without a reshuffle"
+            assert event.player == self.current
+        else:
+            self._decision(event.player, cr.Phase.DRAW)
         p = event.player
-        assert 1 <= event.count <= 2
+        assert 1 <= event.count <= 2 - self.drawn
         if event.cards is not None:
             assert len(event.cards) == event.count
         self._take(event.count, event.cards)
-        if event.count < 2:
-            assert self.draw_size + self.discard_size == 0, "drew fewer than 2 cards needlessly"
+        self.drawn += event.count
+        if self.drawn < 2:
+            assert self.draw_size == 0, "drew fewer than 2 cards from a pile that held more"
         self.hand_sizes[p] += event.count
         hand = self.hands[p]
         if hand is not None:
@@ -388,16 +411,19 @@ class Tracker:
         self.stage = "flew"
 
     def _reshuffled(self, event: cr.Reshuffled) -> None:
-        assert self.cards_left_at_reshuffle is None, "two reshuffles for one take"
+        # The discard pile becomes the draw pile, when the draw pile is empty (rules §5).
+        assert not self.reshuffled, "two reshuffles for one take"
+        assert self.draw_size == 0, "a reshuffle before the draw pile was empty"
         assert event.cards == self.discard_size > 0, "the whole discard pile is reshuffled"
-        self.cards_left_at_reshuffle = self.draw_size
-        self.draw_size += event.cards
+        self.reshuffled = True
+        self.draw_size = event.cards
         self.discard_size = 0
         if self.full:
+            assert self.draw_pile == []
             pile = [s for s in cr.SPECIES for _ in range(self.discard[s.index])]
             spec_shuffle(pile, self.seed, self.shuffles)
             self.shuffles += 1
-            self.draw_pile.extend(pile)  # under the cards still left, which go first
+            self.draw_pile = pile
             self.discard = list(ZERO)
 
     def _turn_ended(self, event: cr.TurnEnded) -> None:
@@ -427,6 +453,7 @@ class Tracker:
         assert self.hand_sizes[p] == 0, "only an empty hand ends the round"
         assert not win_reasons(tuple(self.collections[p])), "a win ends the game first"
         assert event.hand_sizes == tuple(self.hand_sizes)
+        assert event.known_hands == tuple(map(tuple, self.known)), "the public part of each hand"
         assert len(event.hands) == self.n
         for seat, shown in enumerate(event.hands):
             hand = self.hands[seat]
@@ -448,24 +475,39 @@ class Tracker:
         self.stage = "round_ended"
 
     def _dealt(self, event: cr.Dealt) -> None:
-        assert self.stage == "round_ended", f"Dealt after {self.stage!r}"
-        assert self.available_at_round_end >= HAND * self.n, "dealt from too few cards"
-        assert event.round == self.round + 1
-        assert event.dealer == self.current, "the round-ender deals"
+        if self.dealt:  # the rest of a deal that emptied the draw pile
+            assert self.stage == "dealt"
+            assert self.reshuffled, "a second deal without a reshuffle"
+            assert (event.round, event.dealer) == (self.round, self.dealer)
+        else:
+            assert self.stage == "round_ended", f"Dealt after {self.stage!r}"
+            assert self.available_at_round_end >= HAND * self.n, "dealt from too few cards"
+            assert event.round == self.round + 1
+            if self.options.next_round_first_player == "same_dealer":
+                assert event.dealer == self.dealer, "the first dealer deals every round"
+            else:
+                assert event.dealer == self.current, "the round-ender deals"
         assert len(event.hands) == self.n
-        top = self.draw_pile[: HAND * self.n]
-        self._take(HAND * self.n, top if self.full else None)
-        for k in range(self.n):  # the dealer first, then in seat order
+        count = sum(event.hand_sizes)
+        top = self.draw_pile[:count]
+        self._take(count, top if self.full else None)
+        cards = iter(top)
+        for k in range(self.n):  # the dealer first, then in seat order, 8 cards each
             seat = (event.dealer + k) % self.n
+            due = max(0, min(HAND * (k + 1), self.dealt + count) - max(HAND * k, self.dealt))
+            assert event.hand_sizes[seat] == due, f"seat {seat} got its cards out of order"
             shown = event.hands[seat]
             if shown is not None:
-                assert sum(shown) == HAND
+                assert sum(shown) == due
             if self.full:
-                assert shown == add(ZERO, top[HAND * k : HAND * (k + 1)]), f"deal to {seat}"
+                assert shown == add(ZERO, [next(cards) for _ in range(due)]), f"deal to {seat}"
             if self.hands[seat] is not None:
                 assert shown is not None, f"seat {seat} cannot see its own new hand"
-                self.hands[seat] = list(shown)
-        self.hand_sizes = [HAND] * self.n
+                self.hands[seat] = list(plus(self.hands[seat], shown))  # type: ignore[arg-type]
+            self.hand_sizes[seat] += due
+        self.dealt += count
+        if self.dealt < HAND * self.n:
+            assert self.draw_size == 0, "a deal stopped before the draw pile was empty"
         self.round = event.round
         self.dealer = event.dealer
         self.stage = "dealt"
@@ -479,9 +521,10 @@ class Tracker:
             assert event.player == (ender + 1) % self.n
         else:
             assert self.stage == "dealt", f"TurnStarted after {self.stage!r}"
+            assert self.dealt == HAND * self.n, "a new round began before its deal ended"
             first = self.dealer
             if self.options.next_round_first_player == "left_of_round_ender":
-                first = (first + 1) % self.n
+                first = (self.current + 1) % self.n  # the round-ender is still current
             assert event.player == first
         self.current = event.player
         self.turn = event.turn
@@ -533,7 +576,7 @@ def check_events_against_states(step: Step) -> None:
         row = before.rows[r]
         laid = (action.species,) * count
         cap = next((e.cards for e in events if isinstance(e, cr.Captured)), ())
-        refill = next((e.cards for e in events if isinstance(e, cr.RowRefilled)), ())
+        refill = tuple(c for e in events if isinstance(e, cr.RowRefilled) for c in e.cards)
         if action.side is cr.Side.LEFT:
             assert row[: len(cap)] == cap
             expected = laid + row[len(cap) :] + refill
@@ -543,10 +586,11 @@ def check_events_against_states(step: Step) -> None:
         assert after.rows[r] == expected
         assert after.rows[:r] + after.rows[r + 1 :] == before.rows[:r] + before.rows[r + 1 :]
     elif isinstance(action, cr.Draw):
-        # A reshuffle during the draw comes first: it happens before the cards are taken.
-        drew = next(e for e in events if not isinstance(e, cr.Reshuffled))
-        assert isinstance(drew, cr.Drew)
-        assert drew.player == p
+        # A draw from an empty draw pile begins with the reshuffle.
+        draws = [e for e in events if isinstance(e, cr.Drew)]
+        assert draws
+        assert {e.player for e in draws} == {p}
+        assert 1 <= sum(e.count for e in draws) <= 2
         assert isinstance(first, cr.Drew | cr.Reshuffled)
     elif isinstance(action, cr.FlyHome):
         s = action.species
@@ -582,22 +626,40 @@ def check_events_against_states(step: Step) -> None:
                 assert after.hands[seat] == before.hands[seat]
                 assert after.known_hands[seat] == before.known_hands[seat]
 
-    # Refilled cards sit at the right end of their row and came off the draw pile.
-    taken: list[cr.Species] = []
+    # Refilled cards sit at the right end of their row.
+    for r in {e.row for e in events if isinstance(e, cr.RowRefilled)}:
+        refilled = tuple(
+            c for e in events if isinstance(e, cr.RowRefilled) and e.row == r for c in e.cards
+        )
+        assert refilled
+        assert after.rows[r][len(after.rows[r]) - len(refilled) :] == refilled
+    # Every event that takes cards takes them from the top of one pile: the cards taken
+    # before a reshuffle are the rest of the old pile, and the reshuffle makes a pile of
+    # the size it says, from which the later events take.
+    pile: list[cr.Species] | None = list(before.draw_pile)  # None: a pile of unseen order
+    left = len(before.draw_pile)
     for e in events:
-        if isinstance(e, cr.RowRefilled):
-            assert e.cards == after.rows[e.row][len(after.rows[e.row]) - len(e.cards) :]
-            taken += e.cards
-        if isinstance(e, cr.Drew):
-            assert e.count == len(e.cards or ())
-            taken += e.cards or ()
-    if cr.Dealt in kinds:
-        assert taken == []
-    if taken and not reshuffles:
-        assert tuple(taken) + after.draw_pile == before.draw_pile
-    if taken and reshuffles:
-        assert tuple(taken[: len(before.draw_pile)]) == before.draw_pile
-        assert reshuffles[0].cards == len(taken) - len(before.draw_pile) + len(after.draw_pile)
+        if isinstance(e, cr.Reshuffled):
+            assert left == 0, "a reshuffle only when the draw pile is empty"
+            pile, left = None, e.cards
+            continue
+        if isinstance(e, cr.RowRefilled | cr.Drew):
+            assert e.cards, "no event for no card"
+            count = len(e.cards)
+            assert pile is None or list(e.cards) == pile[:count]
+        elif isinstance(e, cr.Dealt):
+            hands = [h for h in e.hands if h is not None]
+            assert e.hand_sizes == tuple(map(sum, hands))
+            count = sum(e.hand_sizes)
+            assert count > 0, "no event for no card"
+            assert pile is None or plus(*hands) == add(ZERO, pile[:count])
+        else:
+            continue
+        assert count <= left, "an event takes no more than its pile holds"
+        pile = None if pile is None else pile[count:]
+        left -= count
+    assert left == len(after.draw_pile)
+    assert pile is None or tuple(pile) == after.draw_pile
 
     # The end of the turn.
     ended = [e for e in events if isinstance(e, cr.TurnEnded)]
@@ -627,15 +689,23 @@ def check_events_against_states(step: Step) -> None:
     if round_ended:
         held = list(before.hands)
         held[p] = ZERO  # the round ends on an empty hand; other hands did not change
-        assert rounds == [cr.RoundEnded(before.round, p, tuple(map(sum, held)), tuple(held))]
+        public = list(before.known_hands)
+        public[p] = ZERO
+        assert rounds == [
+            cr.RoundEnded(before.round, p, tuple(map(sum, held)), tuple(held), tuple(public))
+        ]
     else:
         assert rounds == []
     dealt = [e for e in events if isinstance(e, cr.Dealt)]
     if after.round > before.round:
         assert round_ended
         assert after.round == before.round + 1
-        assert dealt == [cr.Dealt(after.round, after.dealer, after.hands)]
-        assert after.dealer == p
+        assert {(e.round, e.dealer) for e in dealt} == {(after.round, after.dealer)}
+        assert len(dealt) in (1, 2)
+        parts = [[h for h in e.hands if h is not None] for e in dealt]
+        assert tuple(map(plus, *parts)) == after.hands
+        same = before.options.next_round_first_player == "same_dealer"
+        assert after.dealer == (before.dealer if same else p)
     else:
         assert dealt == []
 
@@ -772,6 +842,80 @@ def test_redacted_events_rebuild_every_view(
             assert tracker.view() == cr.observe(step.after, viewer), f"viewer {viewer}"
 
 
+def true_pile_sizes(before: cr.GameState, events: Sequence[cr.Event]) -> list[tuple[int, int]]:
+    """The draw and discard pile sizes after each event, following the cards themselves.
+
+    The cards each full event takes must be the top of the draw pile, and a reshuffle
+    makes the draw pile that interchange.md §2 gives, so these sizes are the true ones.
+    """
+    draw = list(before.draw_pile)
+    discard = list(before.discard_pile)
+    shuffles = before.shuffles
+    sizes = []
+    for e in events:
+        taken: list[cr.Species] | None = None
+        if isinstance(e, cr.Drew | cr.RowRefilled):
+            assert e.cards is not None
+            taken = list(e.cards)
+        elif isinstance(e, cr.Dealt):
+            hands = [h for h in e.hands if h is not None]
+            count = sum(e.hand_sizes)
+            assert plus(*hands) == add(ZERO, draw[:count])
+            del draw[:count]
+        elif isinstance(e, cr.FlewHome):
+            discard[e.species.index] += e.revealed - e.kept
+        elif isinstance(e, cr.RoundEnded):
+            discard = list(plus(discard, *[h for h in e.hands if h is not None]))
+        elif isinstance(e, cr.Reshuffled):
+            assert draw == []
+            draw = [s for s in cr.SPECIES for _ in range(discard[s.index])]
+            spec_shuffle(draw, before.seed, shuffles)
+            shuffles += 1
+            discard = list(ZERO)
+        if taken is not None:
+            assert draw[: len(taken)] == taken
+            del draw[: len(taken)]
+        sizes.append((len(draw), sum(discard)))
+    return sizes
+
+
+@given(OPTIONS, SEEDS, PLAY_SEEDS)
+def test_every_seat_follows_the_pile_sizes_through_every_event(
+    options: cr.GameOptions, seed: int, play_seed: int
+) -> None:
+    # What a client that shows pile sizes does: count the cards each event moves, with a
+    # reshuffle making the discard pile the draw pile. It must find the true sizes after
+    # every event, from any seat's redacted stream.
+    start = cr.new_game(options, seed)
+    followed = {
+        viewer: (view.draw_pile_size, view.discard_pile_size)
+        for viewer in viewers(options.num_players)
+        for view in [cr.observe(start, viewer)]
+    }
+    for step in play(options, seed, play_seed):
+        truth = true_pile_sizes(step.before, step.events)
+        assert truth[-1] == (len(step.after.draw_pile), sum(step.after.discard_pile))
+        for viewer in followed:
+            draw, discard = followed[viewer]
+            shown = cr.visible_events(step.events, viewer)
+            for index, e in enumerate(shown):
+                if isinstance(e, cr.Drew):
+                    draw -= e.count
+                elif isinstance(e, cr.RowRefilled):
+                    draw -= len(e.cards)
+                elif isinstance(e, cr.Dealt):
+                    draw -= sum(e.hand_sizes)
+                elif isinstance(e, cr.FlewHome):
+                    discard += e.revealed - e.kept
+                elif isinstance(e, cr.RoundEnded):
+                    discard += sum(e.hand_sizes)
+                elif isinstance(e, cr.Reshuffled):
+                    assert (draw, e.cards) == (0, discard)
+                    draw, discard = discard, 0
+                assert (draw, discard) == truth[index], f"viewer {viewer}, event {index}: {e}"
+            followed[viewer] = (draw, discard)
+
+
 @given(OPTIONS, SEEDS, PLAY_SEEDS)
 def test_events_round_trip_through_json(options: cr.GameOptions, seed: int, play_seed: int) -> None:
     n = options.num_players
@@ -887,15 +1031,29 @@ def test_a_draw_reshuffles_the_discard_pile_when_the_draw_pile_runs_out() -> Non
         hands=("owl", "duck", "parrot"), draw_top="magpie", rest="discard", phase=cr.Phase.DRAW
     )
     (events,) = follow(state, [cr.Draw()])
-    reshuffled, drew = events[:2]
+    after = cr.apply(state, cr.Draw())
+    # One event per pile: the last card of the old pile, the reshuffle, a card of the new.
+    first, reshuffled, second = events[:3]
+    assert first == cr.Drew(0, 1, (S.MAGPIE,))
     assert reshuffled == cr.Reshuffled(sum(state.discard_pile))
-    assert isinstance(drew, cr.Drew)
-    assert drew.count == 2
-    assert drew.cards is not None
-    assert drew.cards[0] is S.MAGPIE
+    assert isinstance(second, cr.Drew)
+    assert second.count == 1
+    assert second.cards is not None
+    assert add(state.hands[0], [S.MAGPIE, *second.cards]) == after.hands[0]
     for viewer in (1, 2, None):
-        assert cr.visible_events(events, viewer)[1] == cr.Drew(0, 2, None)
-    assert cr.visible_events(events, 0)[1] == drew
+        seen = cr.visible_events(events, viewer)
+        assert seen[:3] == (cr.Drew(0, 1, None), reshuffled, cr.Drew(0, 1, None))
+    assert cr.visible_events(events, 0) == events
+
+
+def test_a_draw_from_an_empty_draw_pile_begins_with_the_reshuffle() -> None:
+    state = make_state(hands=("owl", "duck", "parrot"), rest="discard", phase=cr.Phase.DRAW)
+    assert state.draw_pile == ()
+    (events,) = follow(state, [cr.Draw()])
+    assert events[0] == cr.Reshuffled(sum(state.discard_pile))
+    assert isinstance(events[1], cr.Drew)
+    assert events[1].count == 2
+    assert not any(isinstance(e, cr.Drew) for e in events[2:])
 
 
 def test_the_last_card_is_drawn_alone() -> None:
@@ -928,13 +1086,28 @@ def test_a_refill_stops_when_both_piles_are_empty() -> None:
         rest="hand2",
     )
     (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
-    assert events == (
+    assert events == (  # a refill that finds no card reports nothing
         cr.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
         cr.Captured(0, 0, (S.FLAMINGO,)),
-        cr.RowRefilled(0, ()),
         cr.TurnEnded(0),
         cr.TurnStarted(1, 6),
     )
+
+
+def test_a_refill_that_empties_the_draw_pile_is_reported_per_pile() -> None:
+    state = make_state(
+        rows=("owl flamingo", "duck parrot magpie", "robin owl", "toucan duck"),
+        hands=("owl", "duck", "parrot"),
+        draw_top="owl",
+        rest="discard",
+    )
+    (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
+    after = cr.apply(state, cr.Lay(S.OWL, 0, cr.Side.RIGHT))
+    assert events[2] == cr.RowRefilled(0, (S.OWL,))
+    assert events[3] == cr.Reshuffled(sum(state.discard_pile))
+    rest = events[4]
+    assert isinstance(rest, cr.RowRefilled)
+    assert after.rows[0] == (S.OWL, S.OWL, S.OWL, *rest.cards)
 
 
 @pytest.mark.parametrize(
@@ -974,18 +1147,27 @@ def test_an_empty_hand_ends_the_round_and_a_new_one_is_dealt(first: str) -> None
     (events,) = follow(state, [cr.FlyHome(S.OWL)])
     after = cr.apply(state, cr.FlyHome(S.OWL))
     discarded = (state.hands[0], ZERO, state.hands[2])
+    known = state.known_hands
+    # The two cards left are dealt to the dealer from the old pile, then the reshuffle.
+    top = add(ZERO, [S.MAGPIE, S.ROBIN])
+    rest = tuple(
+        h if seat != 1 else tuple(a - b for a, b in zip(h, top, strict=True))
+        for seat, h in enumerate(after.hands)
+    )
     assert events == (
         cr.FlewHome(1, S.OWL, 3, 1),
         cr.TurnEnded(1),
-        cr.RoundEnded(2, 1, (2, 0, 1), discarded),
+        cr.RoundEnded(2, 1, (2, 0, 1), discarded, known),
+        cr.Dealt(3, 1, (0, 2, 0), (ZERO, top, ZERO)),
         cr.Reshuffled(sum(state.discard_pile) + 2 + 3),
-        cr.Dealt(3, 1, after.hands),
+        cr.Dealt(3, 1, (8, 6, 8), rest),
         cr.TurnStarted(1 if first == "round_ender" else 2, 6),
     )
     seen = cr.visible_events(events, 2)
-    assert seen[2] == cr.RoundEnded(2, 1, (2, 0, 1), (None, None, state.hands[2]))
-    assert seen[4] == cr.Dealt(3, 1, (None, None, after.hands[2]))
-    assert cr.visible_events(events, None)[4] == cr.Dealt(3, 1, (None, None, None))
+    assert seen[2] == cr.RoundEnded(2, 1, (2, 0, 1), (None, None, state.hands[2]), known)
+    assert seen[3] == cr.Dealt(3, 1, (0, 2, 0), (None, None, ZERO))
+    assert seen[5] == cr.Dealt(3, 1, (8, 6, 8), (None, None, after.hands[2]))
+    assert cr.visible_events(events, None)[5] == cr.Dealt(3, 1, (8, 6, 8), (None, None, None))
 
 
 def test_a_lay_that_empties_the_hand_ends_the_round_at_once_if_immediate() -> None:
@@ -1012,13 +1194,13 @@ def test_a_round_that_cannot_be_dealt_ends_the_game_with_shared_victory() -> Non
         phase=cr.Phase.FLOCK,
     )
     (events,) = follow(state, [cr.FlyHome(S.OWL)])
+    sizes = (0, 1, sum(state.hands[2]))
+    known = state.known_hands
     assert events[2:] == (
-        cr.RoundEnded(2, 0, (0, 1, sum(state.hands[2])), (ZERO, *state.hands[1:])),
+        cr.RoundEnded(2, 0, sizes, (ZERO, *state.hands[1:]), known),
         cr.GameOver((0, 1, 2), "most_cards"),
     )
-    assert cr.visible_events(events, 0)[2] == cr.RoundEnded(
-        2, 0, (0, 1, sum(state.hands[2])), (ZERO, None, None)
-    )
+    assert cr.visible_events(events, 0)[2] == cr.RoundEnded(2, 0, sizes, (ZERO, None, None), known)
 
 
 def test_declining_is_reported() -> None:
@@ -1056,8 +1238,15 @@ GOOD: dict[str, dict[str, Any]] = {
         "player": 0,
         "hand_sizes": [0, 3],
         "hands": [{}, {"owl": 1, "robin": 2}],
+        "known_hands": [{}, {"robin": 1}],
     },
-    "dealt": {"type": "dealt", "round": 2, "dealer": 0, "hands": [None, {"duck": 8}]},
+    "dealt": {
+        "type": "dealt",
+        "round": 2,
+        "dealer": 0,
+        "hand_sizes": [8, 8],
+        "hands": [None, {"duck": 8}],
+    },
     "turn_started": {"type": "turn_started", "player": 1, "turn": 9},
     "game_over": {"type": "game_over", "winners": [0, 2], "reason": "most_cards"},
 }
@@ -1116,6 +1305,13 @@ BAD: list[tuple[Any, str, str]] = [
     (changed("dealt", hands={"0": None}), "event.hands", "array"),
     (changed("dealt", hands=[None, ["duck"] * 8]), "event.hands[1]", "object"),
     (changed("round_ended", hand_sizes=3), "event.hand_sizes", "array"),
+    (changed("round_ended", known_hands=[{}, {"owl": 2}]), "event.known_hands[1]", "known"),
+    (changed("round_ended", known_hands=[{}]), "event.known_hands", "entries"),
+    (changed("round_ended", known_hands=[None, {}]), "event.known_hands[0]", "object"),
+    (changed("round_ended", hands=[{}, {"owl": 1}]), "event.hands[1]", "hand_sizes"),
+    (changed("dealt", hand_sizes=[8, 7]), "event.hands[1]", "hand_sizes"),
+    (changed("dealt", hand_sizes=[8]), "event.hands", "hand sizes"),
+    (dropped("dealt", "hand_sizes"), "event", "'hand_sizes'"),
     (changed("game_over", winners=["0"]), "event.winners[0]", "'0'"),
     (changed("game_over", winners=0), "event.winners", "array"),
     (changed("dealt", round=None), "event.round", "None"),

@@ -10,6 +10,7 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from tests.builders import build, counts
 from tests.strategies import OPTIONS
 
 
@@ -47,7 +48,7 @@ def test_the_true_state_always_agrees_with_what_was_learned(
 ) -> None:
     history = play(options, seed, random.Random(rng_seed), 300)
     for viewer in [*range(options.num_players), None]:
-        knowledge = cr.Knowledge.start(options.num_players)
+        knowledge = cr.Knowledge.at_setup(history[0][0])
         for state, events in history:
             knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
             assert sound(state, knowledge, viewer), (viewer, knowledge)
@@ -62,7 +63,7 @@ def test_the_true_state_always_agrees_with_what_was_learned(
 def knowledge_at(
     history: list[tuple[cr.GameState, tuple[cr.Event, ...]]], viewer: int
 ) -> cr.Knowledge:
-    knowledge = cr.Knowledge.start(history[0][0].num_players)
+    knowledge = cr.Knowledge.at_setup(history[0][0])
     for _, events in history:
         knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
     return knowledge
@@ -145,6 +146,64 @@ def test_known_discards_are_put_in_the_discard_pile() -> None:
                 guess = cr.determinize(cr.observe(state, viewer), 7, knowledge=knowledge)
                 assert all(map(int.__le__, knowledge.known_discards, guess.discard_pile))
     assert found > 10
+
+
+def test_the_duplicates_set_aside_at_setup_are_known_discards() -> None:
+    # Rules §2 and §6: the cards set aside while the rows are built go to the discard pile
+    # face up, so every seat knows them until the next reshuffle.
+    state = cr.new_game(cr.GameOptions(num_players=3), seed=42)
+    assert state.discard_pile == cr.dict_to_counts({cr.Species.MAGPIE: 1, cr.Species.ROBIN: 1})
+    known = cr.Knowledge.at_setup(state)
+    assert known.known_discards == state.discard_pile
+    assert known.hidden_limits == cr.Knowledge.start(3).hidden_limits
+    view = cr.observe(state, 0)
+    for seed in range(20):
+        guess = cr.determinize(view, seed, knowledge=known)
+        assert guess.discard_pile == state.discard_pile  # the whole pile is known here
+    # With the duplicates shuffled back into the draw pile, nothing is known.
+    back = cr.new_game(cr.GameOptions(num_players=4, setup_duplicates_to="draw_pile"), 7)
+    assert cr.Knowledge.at_setup(back).is_empty
+
+
+def test_knowledge_at_setup_needs_a_fresh_game() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=2), seed=1)
+    later = cr.apply(state, cr.legal_actions(state)[0])
+    with pytest.raises(cr.ViewError, match="not a game before its first action"):
+        cr.Knowledge.at_setup(later)
+    with pytest.raises(cr.ViewError, match="expected a GameState"):
+        cr.Knowledge.at_setup(cr.observe(state, 0))  # type: ignore[arg-type]
+
+
+def test_the_known_part_of_a_hand_discarded_at_a_round_end_is_a_known_discard() -> None:
+    # Rules §6: seat 1 captured two robins and still holds them when seat 0 empties its
+    # hand; the round ends and every hand is discarded. Everyone saw the robins enter
+    # seat 1's hand, so everyone knows they are in the discard pile now.
+    state = build(
+        num_players=3,
+        phase="flock",
+        rows=("duck parrot", "magpie owl", "toucan reed_warbler", "flamingo duck"),
+        hands=("owl owl owl", "robin robin duck", "parrot"),
+        known_hands=((), "robin robin", ()),
+    )  # every other card is in the draw pile: the next deal needs no reshuffle
+    after, events = cr.step(state, cr.FlyHome(cr.Species.OWL))
+    (ended,) = [e for e in events if isinstance(e, cr.RoundEnded)]
+    assert ended.known_hands == state.known_hands
+    assert not any(isinstance(e, cr.Reshuffled) for e in events)  # the pile stays known
+    robins = counts(robin=2)
+    for viewer in (0, 2, None):
+        learned = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer)
+        own = ended.hands[viewer] if viewer is not None else None  # its own discarded hand
+        own = own or cr.state.EMPTY_COUNTS
+        owls = counts(owl=2)  # the flock cards not kept (3 owls revealed, 1 kept)
+        expected = tuple(a + b + c for a, b, c in zip(robins, own, owls, strict=True))
+        assert learned.known_discards == expected, viewer
+        guess = cr.determinize(cr.observe(after, viewer), 3, knowledge=learned)
+        assert all(map(int.__le__, expected, guess.discard_pile))
+    # Seat 1 knows its own whole hand went there.
+    learned = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, 1), 1)
+    assert learned.known_discards == tuple(
+        a + b for a, b in zip(state.hands[1], counts(owl=2), strict=True)
+    )
 
 
 def test_bad_knowledge_is_refused_with_a_clear_error() -> None:

@@ -245,6 +245,96 @@ def test_no_refill_without_capture_even_on_a_single_species_row() -> None:
     )
 
 
+SAME_SPECIES_LAY = {"refill_trigger": "same_species_lay"}
+"""SEED2's reading of the refill (rules §3.1)."""
+
+
+@pytest.mark.parametrize("side", [LEFT, RIGHT])
+def test_option_refill_trigger_same_species_lay_refills_a_dry_row(side: cr.Side) -> None:
+    # The row a dry refill left with parrots alone gets a parrot laid on it: with SEED2's
+    # reading the lay refills it at once (from the right, as every refill), and the lay
+    # still took no cards, so the optional draw is offered after the refill.
+    parts: dict[str, Any] = {
+        "options": SAME_SPECIES_LAY,
+        "rows": rows_with("parrot parrot"),
+        "draw_pile": "parrot robin owl",
+        "hands": [{"parrot": 1, "owl": 1}, {"duck": 2}],
+    }
+    state, events = cr.step(build(**parts), cr.Lay(S.PARROT, 0, side))
+    assert state == build(
+        **{
+            **parts,
+            "rows": rows_with("parrot parrot parrot parrot robin"),
+            "draw_pile": "owl",
+            "hands": [{"owl": 1}, {"duck": 2}],
+        },
+        phase="draw",
+    )
+    assert events[:2] == (cr.Laid(0, S.PARROT, 1, 0, side), cr.RowRefilled(0, (S.PARROT, S.ROBIN)))
+
+
+def test_option_refill_trigger_same_species_lay_only_for_a_species_in_the_row() -> None:
+    # A lay of another species on the dry row gives it two species: no refill.
+    parts: dict[str, Any] = {
+        "options": SAME_SPECIES_LAY,
+        "rows": rows_with("parrot parrot"),
+        "draw_pile": "robin",
+        "hands": [{"owl": 1, "duck": 1}, {"duck": 2}],
+    }
+    after = cr.apply(build(**parts), cr.Lay(S.OWL, 0, RIGHT))
+    assert after.rows[0] == cards("parrot parrot owl")
+    assert after.draw_pile[0] is S.ROBIN
+
+
+def test_option_refill_trigger_same_species_lay_refills_before_the_draw_is_offered() -> None:
+    # The one card left refills the row; then both piles are empty, so the optional draw
+    # is not offered and the turn ends (with "capture", the draw would take that card).
+    parts: dict[str, Any] = {
+        "options": SAME_SPECIES_LAY,
+        "rows": rows_with("parrot parrot"),
+        "draw_pile": "robin",
+        "hands": [{"parrot": 1, "owl": 1}, {"duck": 2}],
+        "rest": "collection1",
+    }
+    after = cr.apply(build(**parts), cr.Lay(S.PARROT, 0, RIGHT))
+    assert after == build(
+        **{
+            **parts,
+            "rows": rows_with("parrot parrot parrot robin"),
+            "draw_pile": "",
+            "hands": [{"owl": 1}, {"duck": 2}],
+            "current_player": 1,
+            "turn": 2,
+        }
+    )
+    default = cr.apply(build(**{**parts, "options": {}}), cr.Lay(S.PARROT, 0, RIGHT))
+    assert default.phase is cr.Phase.DRAW
+    assert default.rows[0] == cards("parrot parrot parrot")
+
+
+def test_option_refill_trigger_same_species_lay_refills_before_an_immediate_round_end() -> None:
+    # The lay empties the hand and, with "immediate", ends the round at once: the refill
+    # is part of the lay, so the row takes the top cards first and the deal the next ones.
+    parts: dict[str, Any] = {
+        "options": {**SAME_SPECIES_LAY, "round_end_timing": "immediate"},
+        "num_players": 3,
+        "rows": rows_with("parrot parrot"),
+        "draw_pile": "parrot robin " + DEAL,
+        "hands": [{"parrot": 1}, {"duck": 1}, {"duck": 1}],
+    }
+    state, events = cr.step(build(**parts), cr.Lay(S.PARROT, 0, RIGHT))
+    assert state.rows[0] == cards("parrot parrot parrot parrot robin")
+    assert (state.round, state.dealer, state.current_player) == (2, 0, 0)
+    assert state.hands == tuple(counts(DEAL.split()[8 * p : 8 * p + 8]) for p in range(3))
+    kinds = [type(e) for e in events]
+    assert kinds[:4] == [cr.Laid, cr.RowRefilled, cr.TurnEnded, cr.RoundEnded]
+    default = cr.apply(
+        build(**{**parts, "options": {"round_end_timing": "immediate"}}),
+        cr.Lay(S.PARROT, 0, RIGHT),
+    )
+    assert default.rows[0] == cards("parrot parrot parrot")
+
+
 # --------------------------------------------------------------------------- optional draw
 
 
@@ -868,7 +958,7 @@ def test_option_setup_duplicates_to_draw_pile_shuffles_them_back() -> None:
     assert state.hands == tuple(counts(shuffled[8 * p : 8 * p + 8]) for p in range(4))
     assert state.collections == tuple(counts(shuffled[32 + p : 33 + p]) for p in range(4))
     assert state.draw_pile == tuple(shuffled[36:])
-    vector = json.loads((DATA / "vectors" / "setup-7-4p-dupsback.json").read_text())
+    vector = json.loads((DATA / "vectors" / "v2" / "setup-7-4p-dupsback.json").read_text())
     assert cr.encode_state(state) == vector["state"]
 
 
@@ -1015,6 +1105,46 @@ def test_option_next_round_first_player_left_of_round_ender(ender: int, first: i
     assert after.hands[ender] == counts(owl=4, robin=4)
     assert after.hands[(ender + 1) % 3] == counts(duck=3, magpie=5)
     assert (after.round, after.turn) == (2, 2)
+
+
+@pytest.mark.parametrize("ender", [0, 1, 2])
+def test_option_next_round_first_player_same_dealer(ender: int) -> None:
+    # SEED2 read literally: the first dealer (seat 0 here) deals every round, starting
+    # with itself, and takes the first turn, whoever ended the round.
+    hands: list[dict[str, int]] = [{"duck": 1}, {"duck": 1}, {"duck": 1}]
+    hands[ender] = {"owl": 3}
+    parts: dict[str, Any] = {
+        "options": {"next_round_first_player": "same_dealer"},
+        "num_players": 3,
+        "phase": "flock",
+        "dealer": 0,
+        "current_player": ender,
+        "draw_pile": DEAL,
+        "hands": hands,
+    }
+    after = cr.apply(build(**parts), cr.FlyHome(S.OWL))
+    assert (after.dealer, after.current_player, after.phase) == (0, 0, cr.Phase.LAY)
+    assert after.hands[0] == counts(DEAL.split()[:8])
+    assert after.hands[1] == counts(DEAL.split()[8:16])
+    assert (after.round, after.turn) == (2, 2)
+
+
+def test_option_same_dealer_keeps_the_first_dealer_for_three_rounds() -> None:
+    # A whole seeded game (the shared vector): every round is dealt and started by the
+    # first dealer, although other seats end rounds.
+    doc = json.loads((DATA / "vectors" / "v2" / "game-500-3p-same-dealer.json").read_text())
+    state = cr.new_game(cr.GameOptions(**doc["options"]), doc["seed"])
+    first_dealer = state.dealer
+    enders = []
+    for action_doc in doc["actions"]:
+        before = state
+        state = cr.apply(state, cr.decode_action(action_doc))
+        assert state.dealer == first_dealer
+        if state.round > before.round:
+            enders.append(before.current_player)
+            assert state.current_player == first_dealer
+    assert len(enders) >= 2  # three rounds or more
+    assert set(enders) - {first_dealer}, "some other seat ended a round"
 
 
 def test_option_always_prompt_flock_offers_only_pass_when_no_flock() -> None:
@@ -1265,7 +1395,7 @@ def test_new_game_draw_pile_top_and_dealer_known_answers(seed: int, num_players:
 def test_draw_pile_known_answers_agree_with_shared_vectors(
     vector: str, vector_players: int
 ) -> None:
-    doc = json.loads((DATA / "vectors" / f"{vector}.json").read_text())
+    doc = json.loads((DATA / "vectors" / "v2" / f"{vector}.json").read_text())
     seed = doc["seed"]
     pile = doc["state"]["draw_pile"]
     checked = 0

@@ -274,6 +274,9 @@ class ReferencePiles:
             taken.append(self.draw.pop(0))
         return taken
 
+    def empty(self) -> bool:
+        return not self.draw and not any(self.discard)
+
     def deal(self, n: int, first: int) -> tuple[cr.Counts, ...]:
         hands = [(0,) * cr.NUM_SPECIES] * n
         for k in range(n):
@@ -402,7 +405,8 @@ def check_transition(
     if isinstance(action, cr.Lay):
         s = action.species
         captured, row, absent = expected_lay(prev, action)
-        if captured and set(row) == {s}:
+        refills = captured or (not absent and options.refill_trigger == "same_species_lay")
+        if refills and set(row) == {s}:
             # Refill (rules §3.1): append cards until the row holds two species.
             refill = list(row)
             while set(refill) == {s}:
@@ -419,7 +423,8 @@ def check_transition(
         elif options.round_end_timing == "immediate" and not any(hand_after):
             turn_goes_on = None
         else:
-            turn_goes_on = not piles_empty(prev) and (absent or options.optional_draw_if_adjacent)
+            # The piles after any refill: a refill is part of the lay (interchange.md §1).
+            turn_goes_on = not piles.empty() and (absent or options.optional_draw_if_adjacent)
             if turn_goes_on:
                 assert new.phase is cr.Phase.DRAW, f"draw not offered after {action}"
     elif isinstance(action, cr.Draw):
@@ -485,13 +490,16 @@ def check_transition(
         assert all(not any(h) for h in new.hands)
         assert all(not any(k) for k in new.known_hands)
     else:
-        assert new.hands == piles.deal(n, p), "the deal after the round end"
+        # Rules §4.3: the round-ender deals, or the first dealer with "same_dealer".
+        same = options.next_round_first_player == "same_dealer"
+        dealer = prev.dealer if same else p
+        assert new.hands == piles.deal(n, dealer), "the deal after the round end"
         piles.check(new, "the deal")
         assert new.round == prev.round + 1
         assert new.turn == prev.turn + 1
-        assert new.dealer == p
-        first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
-        assert new.current_player == first
+        assert new.dealer == dealer
+        left = options.next_round_first_player == "left_of_round_ender"
+        assert new.current_player == ((p + 1) % n if left else dealer)
         assert new.phase is cr.Phase.LAY
         assert all(not any(k) for k in new.known_hands)
 

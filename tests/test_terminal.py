@@ -159,13 +159,24 @@ def test_a_single_card_drawn_is_singular() -> None:
 
 
 def test_the_deal_is_narrated_in_the_viewers_person() -> None:
-    dealt = cr.Dealt(2, 1, (None, None, None))
+    dealt = cr.Dealt(2, 1, (8, 8, 8), (None, None, None))
     assert terminal.describe_event(dealt) == ["** Round 2: P1 deals 8 cards to each player."]
     assert terminal.describe_event(dealt, 0, ("you", "greedy", "random")) == [
         "** Round 2: P1 greedy deals 8 cards to each player."
     ]
     assert terminal.describe_event(dealt, 1) == ["** Round 2: You deal 8 cards to each player."]
     assert str(cr.HAND_SIZE) in terminal.describe_event(dealt)[0]
+
+
+def test_a_deal_split_by_a_reshuffle_is_narrated_in_two_parts() -> None:
+    first = cr.Dealt(2, 1, (0, 8, 4), (None, None, None))
+    rest = cr.Dealt(2, 1, (8, 0, 4), (None, None, None))
+    assert terminal.describe_event(first) == [
+        "** Round 2: P1 deals 12 cards from this draw pile (0, 8, 4)."
+    ]
+    assert terminal.describe_event(rest, 1) == [
+        "** Round 2: You deal 12 cards from this draw pile (8, 0, 4)."
+    ]
 
 
 def run_play(text: str, save: str | None = None) -> tuple[str, cr.GameRecord]:

@@ -8,7 +8,7 @@ new :class:`GameState` that shares the unchanged parts of the old one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .actions import (
     DRAW,
@@ -82,9 +82,13 @@ class _Piles:
     Cards are taken from the top of the draw pile; when it is empty and a card is
     needed, the discard pile is laid out in species order and shuffled into a new draw
     pile with the game's next random stream (rules §5, interchange §2).
+
+    When events are logged, the cards an event takes are reported with :meth:`report`
+    after they are taken: one event per pile they came from, with a ``Reshuffled``
+    between them, so that every event holds cards of one pile only.
     """
 
-    __slots__ = ("discard", "draw", "events", "pos", "seed", "shuffles")
+    __slots__ = ("consumed", "discard", "draw", "events", "marks", "pos", "seed", "shuffles")
 
     def __init__(
         self,
@@ -100,6 +104,8 @@ class _Piles:
         self.seed = seed
         self.shuffles = shuffles
         self.events = events  # the event log of this transition, when one is wanted
+        self.consumed = 0  # cards taken from earlier draw piles of this transition
+        self.marks: list[tuple[int, int]] = []  # (cards taken before, size) per reshuffle
 
     @classmethod
     def of(cls, state: GameState, events: list[Event] | None) -> _Piles:
@@ -129,10 +135,34 @@ class _Piles:
         cards = [s for s, n in zip(SPECIES, self.discard, strict=True) for _ in range(n)]
         shuffle(cards, self.seed, self.shuffles)
         self.shuffles += 1
-        self.draw, self.pos, self.discard = cards, 0, EMPTY_COUNTS
+        self.consumed += self.pos
         if self.events is not None:
-            self.events.append(Reshuffled(len(cards)))
+            self.marks.append((self.consumed, len(cards)))
+        self.draw, self.pos, self.discard = cards, 0, EMPTY_COUNTS
         return True
+
+    def report(
+        self, cards: Sequence[Species], event_of: Callable[[int, Sequence[Species]], Event]
+    ) -> None:
+        """Log the events of ``cards``, the cards last taken, split at each reshuffle.
+
+        ``event_of(offset, part)`` makes the event of the cards ``part``, which start at
+        ``offset`` in ``cards``; no event is made for an empty part.
+        """
+        events = self.events
+        if events is None:
+            return
+        start = self.consumed + self.pos - len(cards)  # cards taken before ``cards``
+        done = 0
+        for taken_before, size in self.marks:
+            cut = taken_before - start
+            if cut > done:
+                events.append(event_of(done, cards[done:cut]))
+                done = cut
+            events.append(Reshuffled(size))
+        self.marks.clear()
+        if len(cards) > done:
+            events.append(event_of(done, cards[done:]))
 
     def draw_pile(self) -> tuple[Species, ...]:
         if self.pos == 0 and type(self.draw) is tuple:
@@ -241,13 +271,28 @@ def _species_index(card: Species) -> int:
     return card.index
 
 
-def _deal(piles: _Piles, n: int, dealer: int) -> tuple[Counts, ...]:
-    """Deal a hand to each seat, starting with the dealer, in seat order (§3 of interchange)."""
-    hands = [EMPTY_COUNTS] * n
-    for k in range(n):
-        seat = (dealer + k) % n
-        hands[seat] = _add(EMPTY_COUNTS, piles.take(HAND_SIZE))
-    return tuple(hands)
+def _deal(piles: _Piles, n: int, dealer: int, round_: int = 1) -> tuple[Counts, ...]:
+    """Deal a hand to each seat, starting with the dealer, in seat order (interchange §3).
+
+    ``round_`` is the round dealt, for the ``Dealt`` events (one per pile the cards come
+    from).
+    """
+    cards = piles.take(HAND_SIZE * n)
+
+    def dealt(offset: int, part: Sequence[Species]) -> Dealt:
+        hands = _hands_of(part, offset, n, dealer)
+        return Dealt(round_, dealer, tuple(map(sum, hands)), hands)
+
+    piles.report(cards, dealt)
+    return _hands_of(cards, 0, n, dealer)
+
+
+def _hands_of(cards: Sequence[Species], offset: int, n: int, dealer: int) -> tuple[Counts, ...]:
+    """The hands that ``cards`` make when they are cards ``offset`` and on of a deal."""
+    hands = [[0] * NUM_SPECIES for _ in range(n)]
+    for i, card in enumerate(cards, offset):
+        hands[(dealer + i // HAND_SIZE) % n][card.index] += 1
+    return tuple(map(tuple, hands))
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -439,42 +484,58 @@ def _lay(
             events.append(Captured(p, row_index, captured))
 
     if captured:
-        if new_row.count(species) == len(new_row):  # refill until two species (§3.1)
-            refill = list(new_row)
-            while refill.count(species) == len(refill):
-                drawn = piles.take(1)
-                if not drawn:
-                    break
-                refill.append(drawn[0])
-            if events is not None:
-                events.append(RowRefilled(row_index, tuple(refill[len(new_row) :])))
-            new_row = tuple(refill)
+        if new_row.count(species) == len(new_row):  # a single species is left (§3.1)
+            new_row = _refill(new_row, row_index, piles)
         rows = _replace_row(state.rows, row_index, new_row)
         return _flock_check(state, hands, known_hands, rows, piles)
 
-    rows = _replace_row(state.rows, row_index, new_row)
     options = state.options
+    if (
+        not absent
+        and options.refill_trigger == "same_species_lay"
+        and new_row.count(species) == len(new_row)
+    ):  # SEED2's reading: any lay of a species already in the row may refill it (§3.1)
+        new_row = _refill(new_row, row_index, piles)
+    rows = _replace_row(state.rows, row_index, new_row)
     if options.round_end_timing == "immediate" and not any(new_hand):
         return _end_turn(state, hands, known_hands, state.collections, rows, piles)
     if not piles.is_empty() and (absent or options.optional_draw_if_adjacent):
         return GameState(
             options,
             state.seed,
-            state.shuffles,
+            piles.shuffles,
             state.round,
             state.turn,
             state.dealer,
             p,
             _DRAW,
             rows,
-            state.draw_pile,
-            state.discard_pile,
+            piles.draw_pile(),
+            piles.discard,
             hands,
             known_hands,
             state.collections,
             (),
         )
     return _flock_check(state, hands, known_hands, rows, piles)
+
+
+def _refill(row: Row, row_index: int, piles: _Piles) -> Row:
+    """Append cards from the draw pile to a one-species row until it holds two (§3.1, §5).
+
+    With both piles empty the refill stops where it is, and a refill that finds no card
+    reports nothing.
+    """
+    species = row[0]
+    refilled = list(row)
+    while refilled.count(species) == len(refilled):
+        drawn = piles.take(1)
+        if not drawn:
+            break
+        refilled.append(drawn[0])
+    added = refilled[len(row) :]
+    piles.report(added, lambda _, cards: RowRefilled(row_index, tuple(cards)))
+    return tuple(refilled)
 
 
 def _replace_row(rows: tuple[Row, ...], index: int, row: Row) -> tuple[Row, ...]:
@@ -485,8 +546,7 @@ def _draw(state: GameState, piles: _Piles) -> GameState:
     """Rules §3.1: the optional draw takes the top two cards (fewer if both piles run out)."""
     p = state.current_player
     drawn = piles.take(2)
-    if piles.events is not None:
-        piles.events.append(Drew(p, len(drawn), tuple(drawn)))
+    piles.report(drawn, lambda _, cards: Drew(p, len(cards), tuple(cards)))
     hands = _replace(state.hands, p, _add(state.hands[p], drawn))
     return _flock_check(state, hands, state.known_hands, state.rows, piles)
 
@@ -648,7 +708,7 @@ def _end_turn(
             collections,
             (),
         )
-    return _end_round(state, hands, collections, rows, piles)
+    return _end_round(state, hands, known_hands, collections, rows, piles)
 
 
 def _most_cards_winners(collections: tuple[Counts, ...]) -> tuple[int, ...]:
@@ -661,6 +721,7 @@ def _most_cards_winners(collections: tuple[Counts, ...]) -> tuple[int, ...]:
 def _end_round(
     state: GameState,
     hands: tuple[Counts, ...],
+    known_hands: tuple[Counts, ...],
     collections: tuple[Counts, ...],
     rows: tuple[Row, ...],
     piles: _Piles,
@@ -671,7 +732,7 @@ def _end_round(
     n = options.num_players
     events = piles.events
     if events is not None:
-        events.append(RoundEnded(state.round, p, tuple(map(sum, hands)), hands))
+        events.append(RoundEnded(state.round, p, tuple(map(sum, hands)), hands, known_hands))
     discard = list(piles.discard)
     for hand in hands:
         for i, count in enumerate(hand):
@@ -702,10 +763,11 @@ def _end_round(
             collections,
             winners,
         )
-    new_hands = _deal(piles, n, p)
-    first = p if options.next_round_first_player == "round_ender" else (p + 1) % n
+    who = options.next_round_first_player
+    dealer = state.dealer if who == "same_dealer" else p  # rules §4.3
+    new_hands = _deal(piles, n, dealer, state.round + 1)
+    first = (p + 1) % n if who == "left_of_round_ender" else dealer
     if events is not None:
-        events.append(Dealt(state.round + 1, p, new_hands))
         events.append(TurnStarted(first, state.turn + 1))
     return GameState(
         options,
@@ -713,7 +775,7 @@ def _end_round(
         piles.shuffles,
         state.round + 1,
         state.turn + 1,
-        p,
+        dealer,
         first,
         _LAY,
         rows,

@@ -82,6 +82,9 @@ class Captured:
 class RowRefilled:
     """Cards from the draw pile were appended on the right of a row left with one species.
 
+    A refill that finds no card is not reported; one that empties the draw pile is
+    reported as two events, with :class:`Reshuffled` between them.
+
     Attributes:
         row: The row.
         cards: The appended cards, in order (public: they are turned face up).
@@ -95,9 +98,13 @@ class RowRefilled:
 class Drew:
     """A player took the optional draw.
 
+    A draw that empties the draw pile is reported as the card taken from it, then
+    :class:`Reshuffled`, then the card taken from the new pile.
+
     Attributes:
         player: The seat that drew.
-        count: How many cards were drawn (2, or fewer when the cards ran out).
+        count: How many cards this event took (2, or fewer when the cards ran out or the
+            draw spans a reshuffle).
         cards: The cards drawn, or ``None`` where they are hidden from the viewer.
     """
 
@@ -171,31 +178,45 @@ class TurnEnded:
 class RoundEnded:
     """A round ended because a player's hand was empty; every hand was discarded unseen.
 
+    The part of each hand that every player had seen enter it (``known_hands``, the
+    captured cards that never provably left it) is public, and so is its place in the
+    discard pile until the next reshuffle (rules §6).
+
     Attributes:
         round: The round that ended.
         player: The seat whose empty hand ended it.
         hand_sizes: How many cards each seat discarded.
         hands: The discarded hands as counts, or ``None`` where the viewer did not see them.
+        known_hands: The public part of each discarded hand, as counts (the state's
+            ``known_hands`` when the round ended).
     """
 
     round: int
     player: int
     hand_sizes: tuple[int, ...]
     hands: tuple[Counts | None, ...]
+    known_hands: tuple[Counts, ...]
 
 
 @attrs.frozen
 class Dealt:
-    """A new round was dealt: eight cards to each seat, starting with the dealer.
+    """Cards of a new round were dealt: eight to each seat, starting with the dealer.
+
+    A deal that empties the draw pile is reported as two events: the cards dealt from
+    the old pile, :class:`Reshuffled`, then the cards dealt from the new one (every event
+    holds cards of one pile only).
 
     Attributes:
         round: The new round.
         dealer: The seat that dealt.
-        hands: Each seat's new hand as counts, or ``None`` where hidden from the viewer.
+        hand_sizes: How many cards each seat received in this event (public).
+        hands: The cards each seat received as counts, or ``None`` where hidden from the
+            viewer.
     """
 
     round: int
     dealer: int
+    hand_sizes: tuple[int, ...]
     hands: tuple[Counts | None, ...]
 
 
@@ -251,7 +272,8 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
     """Return what ``viewer`` (a seat, or ``None`` for a spectator) may see of ``events``.
 
     Another player's drawn cards, other seats' dealt hands and every discarded hand but
-    the viewer's own are replaced by ``None``; counts and public cards stay.
+    the viewer's own are replaced by ``None``; counts, public cards and the public part
+    of discarded hands stay.
 
     Raises:
         ViewError: If ``viewer`` is neither ``None`` nor a non-negative integer.

@@ -4,9 +4,11 @@ A :class:`~cuckoo_rules.PlayerView` is a snapshot: it shows the cards everybody 
 enter each hand, but not what the past *rules out*. Laying birds lays every card of that
 species, and so does flying a flock home, so right after either the seat holds none of
 that species among its unknown cards, until it draws (two hidden cards at most) or a new
-round is dealt. The viewer also knows some cards of the discard pile: the flock cards
-not kept, and its own hand discarded at a round end, until the discard pile is shuffled
-into a new draw pile.
+round is dealt. The viewer also knows some cards of the discard pile until it is
+shuffled into a new draw pile (rules §6): the duplicates set aside at setup
+(:meth:`Knowledge.at_setup`), the flock cards not kept, its own hand discarded at a
+round end, and the public part of every other hand discarded then (the captured cards
+that never provably left it).
 
 :class:`Knowledge` holds these facts, :func:`learn` folds a seat's redacted events
 (:func:`~cuckoo_rules.visible_events`) into them, and
@@ -34,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
+from .actions import Phase
 from .cards import NUM_SPECIES
 from .errors import ViewError
 from .events import (
@@ -47,7 +50,7 @@ from .events import (
     visible_events,
 )
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .state import DECK_COUNTS, EMPTY_COUNTS, Counts
+from .state import DECK_COUNTS, EMPTY_COUNTS, Counts, GameState
 
 __all__ = ["Knowledge", "learn", "learn_each"]
 
@@ -87,15 +90,50 @@ class Knowledge:
     known_discards: Counts = attrs.field(validator=_check_discards)
 
     @classmethod
-    def start(cls, num_players: int) -> Knowledge:
-        """What is known at the start of a game beyond the view: nothing.
+    def start(cls, num_players: int, known_discards: Counts = EMPTY_COUNTS) -> Knowledge:
+        """What is known at the start of a game beyond the view.
+
+        Args:
+            num_players: The number of seats.
+            known_discards: The cards every player saw go to the discard pile at setup:
+                the duplicates set aside while building the rows (rules §2, §6), when
+                they go to the discard pile. :meth:`at_setup` takes them from the state
+                :func:`~cuckoo_rules.new_game` dealt.
 
         Raises:
-            ViewError: If ``num_players`` is not 2 to 5.
+            ViewError: If ``num_players`` is not 2 to 5 or ``known_discards`` is not
+                counts.
         """
         if type(num_players) is not int:
             raise ViewError(f"num_players: expected an integer, got {num_players!r}")
-        return cls((DECK_COUNTS,) * num_players, EMPTY_COUNTS)
+        return cls((DECK_COUNTS,) * num_players, known_discards)
+
+    @classmethod
+    def at_setup(cls, state: GameState) -> Knowledge:
+        """What every seat knows beyond its view of a freshly dealt game.
+
+        The discard pile of a game that has just been set up holds only the duplicates
+        set aside face up while the rows were built, so every seat (and a spectator)
+        knows it; nothing else is known yet. Only the public part of ``state`` is read.
+
+        Raises:
+            ViewError: If ``state`` is not the state before the first action of a game
+                (round 1, turn 1, phase ``lay``).
+
+        Example:
+            >>> from cuckoo_rules import GameOptions, new_game
+            >>> state = new_game(GameOptions(num_players=3), seed=42)
+            >>> Knowledge.at_setup(state).known_discards == state.discard_pile
+            True
+        """
+        if not isinstance(state, GameState):
+            raise ViewError(f"state: expected a GameState, got {type(state).__name__}")
+        if (state.round, state.turn, state.phase) != (1, 1, Phase.LAY):
+            raise ViewError(
+                "state: not a game before its first action "
+                f"(round {state.round}, turn {state.turn}, phase {state.phase.value!r})"
+            )
+        return cls.start(state.num_players, state.discard_pile)
 
     @property
     def is_empty(self) -> bool:
@@ -148,10 +186,9 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
             elif type(event) is Drew:
                 if event.player != viewer:
                     limits[event.player] = _capped(limits[event.player], event.count)
-            elif type(event) is RoundEnded:
-                for hand in event.hands:
-                    if hand is not None:
-                        discards = _plus(discards, hand)
+            elif type(event) is RoundEnded:  # every hand goes to the discard pile
+                for hand, known in zip(event.hands, event.known_hands, strict=True):
+                    discards = _plus(discards, known if hand is None else hand)
             elif type(event) is Dealt:
                 limits = [DECK_COUNTS] * len(limits)
             elif type(event) is Reshuffled:

@@ -328,7 +328,12 @@ def describe_event(
         ]
     if isinstance(event, Dealt):
         dealer = who(event.dealer, "deals")
-        return [f"** Round {event.round}: {dealer} {HAND_SIZE} cards to each player."]
+        if all(size == HAND_SIZE for size in event.hand_sizes):
+            return [f"** Round {event.round}: {dealer} {HAND_SIZE} cards to each player."]
+        # A deal that empties the draw pile comes in two parts, around the reshuffle.
+        total = _plural(sum(event.hand_sizes), "card")
+        sizes = ", ".join(map(str, event.hand_sizes))
+        return [f"** Round {event.round}: {dealer} {total} from this draw pile ({sizes})."]
     if isinstance(event, GameOver):
         return [_game_over_line(event.winners, event.reason, viewer, names)]
     return []
@@ -481,11 +486,8 @@ def play_interactive(
         The record of the game as far as it was played.
     """
     state = new_game(options, seed)
-    known = {
-        s: Knowledge.start(options.num_players)
-        for s, bot in enumerate(bots)
-        if wants_knowledge(bot)
-    }
+    start = Knowledge.at_setup(state)
+    known = {s: start for s, bot in enumerate(bots) if wants_knowledge(bot)}
     meta = Metadata(players=tuple(names)) if names else Metadata()
     record = GameRecord.start(options, seed, meta)
     console.say(*legend(console.color))

@@ -101,7 +101,8 @@ def play_game(
     if len(seat_names) != n or not all(isinstance(name, str) for name in seat_names):
         raise BotError(f"names: expected {n} strings (one per player), got {seat_names!r}")
     # What each seat whose bot uses knowledge has learned from the events so far.
-    known = {s: Knowledge.start(n) for s, bot in enumerate(bots) if wants_knowledge(bot)}
+    at_setup = Knowledge.at_setup(state)
+    known = {s: at_setup for s, bot in enumerate(bots) if wants_knowledge(bot)}
     actions = []
     decisions = [0] * n
     think = [0.0] * n

@@ -280,11 +280,8 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             for s, spec in enumerate(self.opponents)
             if spec is not None
         }
-        self._known = {
-            s: Knowledge.start(self.options.num_players)
-            for s, bot in self._bots.items()
-            if wants_knowledge(bot)
-        }
+        start = Knowledge.at_setup(self._state)
+        self._known = {s: start for s, bot in self._bots.items() if wants_knowledge(bot)}
         self._done = False
         # No game can end before the learner's first turn (2 cards at most fly home a turn).
         self._play_bots()
