@@ -44,6 +44,17 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
         },
         123456789,
     ),
+    (
+        "3p-seed2-readings",
+        {
+            "num_players": 3,
+            "optional_draw_if_adjacent": False,
+            "refill_trigger": "same_species_lay",
+            "exhaustion_counts_discard": False,
+            "next_round_first_player": "same_dealer",
+        },
+        2029,
+    ),
 ]
 
 

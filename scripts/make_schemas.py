@@ -16,14 +16,29 @@ from typing import Any
 import attrs
 
 import cuckoo_rules as cr
-from cuckoo_rules.codec import _EVENT_TYPES
-from cuckoo_rules.options import MAX_PLAYERS, MIN_PLAYERS
+from cuckoo_rules.codec import _EVENT_TYPES, _OPTIONS_ADDED_IN_2, _VALUES_ADDED_IN_2, READ_VERSIONS
+from cuckoo_rules.options import MAX_PLAYERS, MIN_PLAYERS, OptionInfo, option_info
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "cuckoo_rules" / "schema"
 BASE = "https://cuckoo-rules.invalid/schema/"
 KINDS = ("state", "view", "action", "event", "record")
 
 Schema = dict[str, Any]
+
+
+def _option_schema(info: OptionInfo) -> Schema:
+    """The schema of one option's value, from its values in :func:`option_info`.
+
+    Yes-or-no options are booleans, numbers are the integers from the least value to the
+    greatest (as :class:`~cuckoo_rules.GameOptions` checks them), and words are an enum.
+    """
+    values = info.values
+    if all(isinstance(value, bool) for value in values):
+        return {"type": "boolean"}
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if len(numbers) == len(values):
+        return {"type": "integer", "minimum": min(numbers), "maximum": max(numbers)}
+    return {"enum": list(values)}
 
 
 def _defs() -> dict[str, Schema]:
@@ -34,25 +49,26 @@ def _defs() -> dict[str, Schema]:
         "propertyNames": {"$ref": "#/$defs/species"},
         "additionalProperties": {"type": "integer", "minimum": 1},
     }
-    fields = {f.name: f for f in attrs.fields(cr.GameOptions)}
-    option_schemas: dict[str, Schema] = {
-        "num_players": {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
-        "initial_row_length": {"type": "integer", "minimum": 3, "maximum": 4},
-        "setup_duplicates_to": {"enum": ["discard", "draw_pile"]},
-        "round_end_timing": {"enum": ["end_of_turn", "immediate"]},
-        "next_round_first_player": {"enum": ["round_ender", "left_of_round_ender"]},
-    }
+    infos = option_info()
     options = {
         "type": "object",
-        "properties": {name: option_schemas.get(name, {"type": "boolean"}) for name in fields},
-        "required": list(fields),
+        "properties": {info.name: _option_schema(info) for info in infos},
+        "required": [info.name for info in infos],
         "additionalProperties": False,
     }
+    # Format version 1: no refill_trigger, and not the values version 2 added.
+    v1 = {name: dict(schema) for name, schema in options["properties"].items()}
+    for name in _OPTIONS_ADDED_IN_2:
+        del v1[name]
+    for name, added in _VALUES_ADDED_IN_2.items():
+        v1[name]["enum"] = [v for v in v1[name]["enum"] if v not in added]
+    options_v1 = {**options, "properties": v1, "required": list(v1)}
     return {
         "seat": seat,
         "species": species,
         "multiset": multiset,
         "options": options,
+        "options_v1": options_v1,
         "phase": {"enum": [p.value for p in cr.Phase]},
         "cards": {"type": "array", "items": {"$ref": "#/$defs/species"}},
         "rows": {
@@ -95,13 +111,23 @@ def _object(properties: dict[str, Schema]) -> Schema:
 def _common(fmt: str) -> dict[str, Schema]:
     return {
         "format": {"const": fmt},
-        "version": {"const": 1},
+        "version": {"enum": list(READ_VERSIONS)},
+    }
+
+
+def _versioned(body: Schema) -> Schema:
+    """``body`` with its ``options`` checked as the document's ``version`` says."""
+    return {
+        **body,
+        "if": {"properties": {"version": {"const": 1}}},
+        "then": {"properties": {"options": {"$ref": "#/$defs/options_v1"}}},
+        "else": {"properties": {"options": {"$ref": "#/$defs/options"}}},
     }
 
 
 def _public() -> dict[str, Schema]:
     return {
-        "options": {"$ref": "#/$defs/options"},
+        "options": {"type": "object"},  # as the version says: see _versioned
         "round": {"type": "integer", "minimum": 1},
         "turn": {"type": "integer", "minimum": 1},
         "dealer": {"$ref": "#/$defs/seat"},
@@ -129,9 +155,9 @@ def state_schema() -> Schema:
     }
     return _document(
         "state",
-        "cuckoo-rules state, format version 1",
-        "A complete CuBirds game state, hidden parts included.",
-        _object(properties),
+        f"cuckoo-rules state, format version {cr.codec.STATE_VERSION}",
+        "A complete CuBirds game state, hidden parts included (versions 1 and 2 are read).",
+        _versioned(_object(properties)),
     )
 
 
@@ -157,9 +183,9 @@ def view_schema() -> Schema:
     }
     return _document(
         "view",
-        "cuckoo-rules player view, format version 1",
+        f"cuckoo-rules player view, format version {cr.codec.VIEW_VERSION}",
         "What one seat (viewer) or a spectator (viewer null) may see of a state.",
-        _object(properties),
+        _versioned(_object(properties)),
     )
 
 
@@ -203,6 +229,7 @@ _EVENT_FIELDS: dict[str, Schema] = {
         "type": "array",
         "items": {"oneOf": [{"$ref": "#/$defs/multiset"}, {"type": "null"}]},
     },
+    "known_hands": {"type": "array", "items": {"$ref": "#/$defs/multiset"}},
     "winners": {"$ref": "#/$defs/winners"},
     "reason": {"enum": ["seven_species", "two_triples", "most_cards"]},
 }
@@ -213,7 +240,9 @@ def _event_field(kind: str, name: str) -> Schema:
         if kind == "reshuffled":
             return {"$ref": "#/$defs/count"}
         if kind == "drew":
-            return {"oneOf": [{"$ref": "#/$defs/cards"}, {"type": "null"}]}
+            return {"oneOf": [{"$ref": "#/$defs/cards", "minItems": 1}, {"type": "null"}]}
+        if kind == "row_refilled":  # a refill that finds no card is not reported
+            return {"$ref": "#/$defs/cards", "minItems": 1}
         return {"$ref": "#/$defs/cards"}
     return _EVENT_FIELDS[name]
 
@@ -252,16 +281,16 @@ def record_schema() -> Schema:
     }
     properties = {
         **_common("cuckoo-rules/record"),
-        "options": {"$ref": "#/$defs/options"},
+        "options": {"type": "object"},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
         "actions": {"type": "array", "items": {"oneOf": action["oneOf"]}},
         "metadata": metadata,
     }
     return _document(
         "record",
-        "cuckoo-rules game record, format version 1",
+        f"cuckoo-rules game record, format version {cr.RECORD_VERSION}",
         "A game as options, seed and actions, with optional metadata.",
-        _object(properties),
+        _versioned(_object(properties)),
     )
 
 

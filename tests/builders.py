@@ -1,6 +1,6 @@
 """Hand-made game states for rule tests.
 
-:func:`build` writes a JSON state document (format v1) from the parts a test cares
+:func:`build` writes a JSON state document (format version 2) from the parts a test cares
 about and reads it back with :func:`cuckoo_rules.decode_state`, so every state a test
 builds passes the same checks as any other document: 110 cards, phase consistency,
 ``known_hands`` inside ``hands``... The cards a test does not place are "the rest":
@@ -150,8 +150,8 @@ def build(
         raise ValueError(f"rest: unknown place {rest!r}")
 
     doc: dict[str, Any] = {
-        "format": "cuckoo-rules/state",
-        "version": 1,
+        "format": cr.codec.STATE_FORMAT,
+        "version": cr.codec.STATE_VERSION,
         "options": cr.GameOptions(**opts).to_json(),
         "seed": seed,
         "shuffles": shuffles,

@@ -9,8 +9,11 @@ Profiles (choose with ``HYPOTHESIS_PROFILE``; CI sets ``CI=true`` and gets ``ci`
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 from hypothesis import HealthCheck, settings
 
@@ -39,3 +42,14 @@ SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 
 DATA = Path(__file__).resolve().parent / "data"
 """Test data kept in this repository (golden games, copies of the shared vectors)."""
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """Import the script at ``path`` (an example or a script, not a package) as ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclass-like machinery looks modules up by name
+    spec.loader.exec_module(module)
+    return module

@@ -5,11 +5,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import cuckoo_rules as cr
+from tests import builders
+from tests.conftest import DATA
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
 
@@ -29,8 +32,12 @@ def _get(doc: Doc, path: str) -> Any:
 
 BAD_DOCUMENTS: list[tuple[str, Callable[[Doc], None], str]] = [
     ("format", _set("format", "cuckoo-rules/view"), "format: expected 'cuckoo-rules/state'"),
-    ("version", _set("version", 2), "version: unsupported version 2"),
-    ("version-bool", _set("version", True), "version: unsupported version True"),
+    ("version", _set("version", 3), "version: unsupported version 3, expected 1 or 2"),
+    ("version-0", _set("version", 0), "version: unsupported version 0, expected 1 or 2"),
+    ("version-bool", _set("version", True), "version: unsupported version True, expected 1"),
+    ("version-str", _set("version", "2"), "version: unsupported version '2', expected 1 or 2"),
+    ("version-float", _set("version", 2.0), "version: unsupported version 2.0, expected 1"),
+    ("version-null", _set("version", None), "version: unsupported version None, expected 1"),
     ("missing-key", _delete("turn"), "state: missing key 'turn'"),
     ("unknown-key", _set("extra", 1), "state: unknown key 'extra'"),
     ("options-missing", _set("options", {"num_players": 3}), "options: missing key"),
@@ -131,9 +138,10 @@ def test_round_trip_is_exact_and_key_order_is_the_format_order() -> None:
     ]  # fmt: skip
     assert list(doc["options"]) == [
         "num_players", "initial_row_length", "setup_duplicates_to", "optional_draw_if_adjacent",
-        "round_end_timing", "exhaustion_counts_discard", "next_round_first_player",
-        "always_prompt_flock",
+        "refill_trigger", "round_end_timing", "exhaustion_counts_discard",
+        "next_round_first_player", "always_prompt_flock",
     ]  # fmt: skip
+    assert doc["version"] == cr.codec.STATE_VERSION == 2
 
 
 def test_key_order_is_not_checked_on_reading() -> None:
@@ -148,6 +156,196 @@ def test_multiset_keys_are_written_in_species_order() -> None:
         order = [cr.Species(key).index for key in hand]
         assert order == sorted(order)
         assert all(count > 0 for count in hand.values())
+
+
+# --------------------------------------------------------------------------- versions
+
+V1_VECTORS = sorted((DATA / "vectors").glob("*.json"))
+V2_VECTORS = sorted((DATA / "vectors" / "v2").glob("*.json"))
+
+
+def _states_of(path: Path) -> list[Doc]:
+    """The state documents of a vector: a setup's one state, or a game's every state."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    states: list[Doc] = [doc["state"]] if "state" in doc else doc["states"]
+    return states
+
+
+def as_version_1(doc: Doc) -> Doc:
+    """The version 1 form of a version 2 document (state, view or record) of the defaults.
+
+    Version 1 had no ``refill_trigger`` (it meant ``"capture"``).
+    """
+    assert doc["version"] == 2
+    assert doc["options"]["refill_trigger"] == "capture"
+    v1 = copy.deepcopy(doc)
+    v1["version"] = 1
+    del v1["options"]["refill_trigger"]
+    return v1
+
+
+def test_every_version_1_vector_has_a_version_2_twin() -> None:
+    assert len(V1_VECTORS) >= 9
+    v2_names = {path.name for path in V2_VECTORS}
+    assert {path.name for path in V1_VECTORS} < v2_names  # v2 also has games of new options
+    v2_options = [json.loads(path.read_text(encoding="utf-8"))["options"] for path in V2_VECTORS]
+    assert any(o.get("refill_trigger") == "same_species_lay" for o in v2_options)
+    assert any(o.get("next_round_first_player") == "same_dealer" for o in v2_options)
+
+
+@pytest.mark.parametrize("path", V1_VECTORS, ids=lambda p: p.name)
+def test_a_version_1_vector_gives_the_states_of_its_version_2_twin(path: Path) -> None:
+    v1_states, v2_states = _states_of(path), _states_of(DATA / "vectors" / "v2" / path.name)
+    assert len(v1_states) == len(v2_states) >= 1
+    for index, (v1, v2) in enumerate(zip(v1_states, v2_states, strict=True)):
+        assert v1["version"] == 1
+        assert "refill_trigger" not in v1["options"]
+        assert v2["version"] == 2
+        state = cr.decode_state(v1)
+        assert state == cr.decode_state(v2), f"state {index}"
+        assert json.dumps(cr.encode_state(state)) == json.dumps(v2), f"state {index}"
+
+
+@pytest.mark.parametrize("path", V2_VECTORS, ids=lambda p: p.name)
+def test_every_version_2_vector_state_decodes_and_encodes_back(path: Path) -> None:
+    states = _states_of(path)
+    for index, doc in enumerate(states):
+        assert json.dumps(cr.encode_state(cr.decode_state(doc))) == json.dumps(doc), index
+    options = json.loads(path.read_text(encoding="utf-8"))["options"]
+    assert cr.decode_state(states[0]).options == cr.GameOptions(**options)
+
+
+def test_a_version_1_document_reads_as_version_2() -> None:
+    doc = _doc()
+    assert cr.decode_state(as_version_1(doc)) == cr.decode_state(doc)
+    assert cr.decode_state(as_version_1(doc)).options.refill_trigger == "capture"
+    assert cr.encode_state(cr.decode_state(as_version_1(doc))) == doc  # written as version 2
+
+
+def _same_dealer(doc: Doc) -> None:
+    doc["options"]["next_round_first_player"] = "same_dealer"
+
+
+BAD_VERSION_1: list[tuple[str, Callable[[Doc], None], str]] = [
+    (
+        "refill-trigger",
+        lambda doc: doc["options"].update(refill_trigger="capture"),
+        "options: unknown key 'refill_trigger' (format version 1 has no such option",
+    ),
+    (
+        "same-dealer",
+        _same_dealer,
+        "options.next_round_first_player: format version 1 does not have 'same_dealer'",
+    ),
+    ("missing-option", _delete("options.round_end_timing"), "options: missing key 'round_end"),
+    ("unknown-option", _set("options.speed", 1), "options: unknown key 'speed'"),
+    ("bad-value", _set("options.next_round_first_player", "me"), "options.next_round_first_p"),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"), [b[1:] for b in BAD_VERSION_1], ids=[b[0] for b in BAD_VERSION_1]
+)
+def test_version_1_options_are_those_of_version_1(
+    mutate: Callable[[Doc], None], message: str
+) -> None:
+    doc = as_version_1(_doc())
+    cr.decode_state(copy.deepcopy(doc))  # fine before the change
+    mutate(doc)
+    with pytest.raises(cr.DecodeError) as info:
+        cr.decode_state(doc)
+    assert str(info.value).startswith(message)
+
+
+def test_version_2_options_need_refill_trigger_and_may_use_same_dealer() -> None:
+    doc = _doc()
+    _same_dealer(doc)
+    assert cr.decode_state(doc).options.next_round_first_player == "same_dealer"
+    del doc["options"]["refill_trigger"]
+    with pytest.raises(cr.DecodeError, match=r"^options: missing key 'refill_trigger'$"):
+        cr.decode_state(doc)
+
+
+def test_decode_options_reads_the_version_it_is_given() -> None:
+    v2 = cr.GameOptions(num_players=4, refill_trigger="same_species_lay").to_json()
+    assert cr.decode_options(v2) == cr.decode_options(v2, version=2)
+    assert cr.decode_options(v2).refill_trigger == "same_species_lay"
+    v1 = {name: value for name, value in v2.items() if name != "refill_trigger"}
+    assert cr.decode_options(v1, version=1) == cr.GameOptions(num_players=4)
+    with pytest.raises(cr.DecodeError, match=r"^options: missing key 'refill_trigger'"):
+        cr.decode_options(v1)
+    with pytest.raises(cr.DecodeError, match=r"^table\.options: unknown key 'refill_trigger'"):
+        cr.decode_options(v2, "table.options", version=1)
+    for version in (0, 3, True, "1", None):
+        with pytest.raises(cr.DecodeError, match=r"^version: unsupported version .*, expected"):
+            cr.decode_options(v2, version=version)  # type: ignore[arg-type]
+    assert cr.codec.READ_VERSIONS == (1, 2)
+
+
+# --------------------------------------------------------------------------- reachable states
+
+
+def _move_hand_to_discard(doc: Doc, seat: int) -> None:
+    """Empty ``hands[seat]`` into the discard pile (the cards still add up to 110)."""
+    discard = doc["discard_pile"]
+    for species, count in doc["hands"][seat].items():
+        discard[species] = discard.get(species, 0) + count
+    doc["discard_pile"] = {s.value: discard[s.value] for s in cr.SPECIES if s.value in discard}
+    doc["hands"][seat] = {}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_seat_not_to_act_cannot_hold_no_cards(seat: int) -> None:
+    doc = _doc()  # player 2 is to lay
+    _move_hand_to_discard(doc, seat)
+    with pytest.raises(cr.DecodeError) as info:
+        cr.decode_state(doc)
+    assert str(info.value).startswith(
+        f"hands[{seat}]: player {seat} holds no cards but is not to act"
+    )
+    for phase in ("draw", "flock"):  # in no phase
+        doc["phase"] = phase
+        with pytest.raises(cr.DecodeError, match=rf"^hands\[{seat}\]: player {seat} holds no"):
+            cr.decode_state(doc)
+
+
+def test_only_the_player_to_act_may_have_emptied_its_hand() -> None:
+    hand = {"owl": 1, "duck": 2}
+    draw = builders.build(phase="draw", current_player=1, hands=[hand, ()])
+    assert draw.hands[1] == builders.counts()  # laid its last cards, may draw
+    prompt = {"always_prompt_flock": True}
+    flock = builders.build(phase="flock", current_player=0, hands=[(), hand], options=prompt)
+    assert flock.hands[0] == builders.counts()
+    with pytest.raises(cr.DecodeError, match=r"^hands\[0\]: player 0 is to lay but holds no"):
+        builders.build(phase="lay", current_player=0, hands=[(), hand])
+    with pytest.raises(cr.DecodeError, match=r"^hands\[0\]: player 0 holds no cards but is not"):
+        builders.build(phase="draw", current_player=1, hands=[(), ()])
+    over = builders.build(phase="game_over", winners=[1], hands=[(), ()])  # exhaustion
+    assert over.hands == (builders.counts(), builders.counts())
+
+
+ROWS = ["flamingo owl toucan", "duck parrot magpie", "reed_warbler robin", "owl toucan duck"]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("owl flamingo owl", "the owl at index 2 is apart from the owl before it"),
+        ("duck duck parrot duck", "the duck at index 3 is apart from the duck before it"),
+        ("robin owl owl robin robin", "the robin at index 3 is apart from the robin before it"),
+        ("magpie owl toucan owl", "the owl at index 3 is apart from the owl before it"),
+    ],
+)
+def test_each_species_of_a_row_forms_one_block(row: str, message: str) -> None:
+    hands = [{"owl": 1}, {"duck": 1}]
+    builders.build(rows=[*ROWS[:2], "robin robin owl owl toucan", ROWS[3]], hands=hands)  # fine
+    for r in range(4):
+        rows = [*ROWS[:r], row, *ROWS[r + 1 :]]
+        with pytest.raises(cr.DecodeError) as info:
+            builders.build(rows=rows, hands=hands)
+        assert str(info.value) == (
+            f"rows[{r}]: {message}; each species of a row forms one contiguous block"
+        )
 
 
 # --------------------------------------------------------------------------- actions

@@ -9,7 +9,6 @@ in a thread with real requests on 127.0.0.1 only, and the documentation pages in
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 import random
 import re
@@ -29,7 +28,7 @@ import pytest
 import cuckoo_rules as cr
 from cuckoo_rules.bots import RandomBot, play_game
 
-from .conftest import ROOT
+from .conftest import ROOT, load_module
 
 EXAMPLES = ROOT / "examples"
 DOCS = ROOT / "docs"
@@ -56,13 +55,7 @@ def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
 
 def load_example(name: str) -> ModuleType:
     """Import ``examples/<name>.py`` as a module (it is a script, not a package)."""
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclass-like machinery looks modules up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_module(EXAMPLES / f"{name}.py", f"example_{name}")
 
 
 def test_every_example_is_tested() -> None:

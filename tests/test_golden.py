@@ -1,9 +1,12 @@
 """Golden games and the shared test vectors, replayed state by state.
 
-The shared vectors (``../shared/vectors``, copied to ``tests/data/vectors``) give the
-state after every action of a few whole games: the engine must reproduce them to the
-byte. The golden games (``tests/data/golden``, written by ``scripts/make_golden.py``)
-pin complete games under several player counts and variants.
+The shared vectors of format version 2 (``../shared/vectors/v2``, copied to
+``tests/data/vectors/v2``) give the state after every action of a few whole games, among
+them games where the version 2 options change what happens: the engine must reproduce
+them to the byte. The version 1 documents of the same games (``../shared/vectors``,
+copied to ``tests/data/vectors``) must read as the same states. The golden games
+(``tests/data/golden``, written by ``scripts/make_golden.py``) pin complete games under
+several player counts and variants.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import cuckoo_rules as cr
 from tests.conftest import DATA, SHARED_VECTORS
 
-VECTORS = sorted((DATA / "vectors").glob("*.json"))
+VECTORS = sorted((DATA / "vectors" / "v2").glob("*.json"))
+V1_VECTORS = sorted((DATA / "vectors").glob("*.json"))
 GOLDEN = sorted((DATA / "golden").glob("*.json"))
 
 
@@ -37,10 +42,10 @@ def test_there_are_vectors_and_golden_games() -> None:
 
 
 @pytest.mark.skipif(not SHARED_VECTORS.is_dir(), reason="../shared/vectors is not beside the repo")
-def test_vector_copies_match_shared() -> None:
-    shared = {p.name: p.read_bytes() for p in SHARED_VECTORS.glob("*.json")}
-    ours = {p.name: p.read_bytes() for p in VECTORS}
-    assert ours == shared
+@pytest.mark.parametrize(("ours", "folder"), [(VECTORS, "v2"), (V1_VECTORS, ".")])
+def test_vector_copies_match_shared(ours: list[Path], folder: str) -> None:
+    shared = {p.name: p.read_bytes() for p in (SHARED_VECTORS / folder).glob("*.json")}
+    assert {p.name: p.read_bytes() for p in ours} == shared
 
 
 @pytest.mark.parametrize("path", [p for p in VECTORS if p.name.startswith("setup-")], ids=str)
@@ -67,6 +72,56 @@ def test_game_vector_state_after_every_action(path: Path) -> None:
         assert _dump(cr.encode_state(state)) == _dump(expected), f"after action {index}"
         assert cr.decode_state(expected) == state
     assert state.is_over
+
+
+def test_the_version_2_vectors_reach_what_the_new_options_change() -> None:
+    # The games of the new options replay differently under the old rules: each shows
+    # its rule at work (a dry row refilled by a same-species lay, the first dealer kept).
+    changed = {}
+    old: Any
+    for name, option, old in [
+        ("game-124-4p-refill-same-species", "refill_trigger", "capture"),
+        ("game-500-3p-same-dealer", "next_round_first_player", "round_ender"),
+    ]:
+        doc = _load(DATA / "vectors" / "v2" / f"{name}.json")
+        options = cr.GameOptions(**doc["options"])
+        new, old_rules = (
+            cr.new_game(options, doc["seed"]),
+            cr.new_game(attrs.evolve(options, **{option: old}), doc["seed"]),
+        )
+        for index, action_doc in enumerate(doc["actions"]):
+            action = cr.decode_action(action_doc)
+            new = cr.apply(new, action)
+            if action not in cr.legal_actions(old_rules):
+                changed[name] = index
+                break
+            old_rules = cr.apply(old_rules, action)
+            if cr.encode_state(new)["rows"] != cr.encode_state(old_rules)["rows"] or (
+                new.dealer != old_rules.dealer
+            ):
+                changed[name] = index
+                break
+    assert set(changed) == {"game-124-4p-refill-same-species", "game-500-3p-same-dealer"}
+
+
+@pytest.mark.parametrize("path", [p for p in V1_VECTORS if p.name.startswith("setup-")], ids=str)
+def test_version_1_setup_vector_reads_as_the_version_2_state(path: Path) -> None:
+    old, new = _load(path), _load(DATA / "vectors" / "v2" / path.name)
+    assert old["state"]["version"] == 1
+    assert cr.decode_state(old["state"]) == cr.decode_state(new["state"])
+
+
+@pytest.mark.parametrize("path", [p for p in V1_VECTORS if p.name.startswith("game-")], ids=str)
+def test_version_1_game_vector_reads_as_the_version_2_states(path: Path) -> None:
+    old, new = _load(path), _load(DATA / "vectors" / "v2" / path.name)
+    assert old["actions"] == new["actions"]
+    assert len(old["states"]) == len(new["states"])
+    for index, (v1, v2) in enumerate(zip(old["states"], new["states"], strict=True)):
+        assert v1["version"] == 1
+        assert "refill_trigger" not in v1["options"]
+        assert cr.decode_state(v1) == cr.decode_state(v2), f"state {index}"
+        # Written again, a version 1 document becomes the version 2 one, to the byte.
+        assert _dump(cr.encode_state(cr.decode_state(v1))) == _dump(v2)
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

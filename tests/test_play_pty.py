@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
+
+from tests.conftest import DATA
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
@@ -135,3 +138,20 @@ def test_colour_on_a_terminal_unless_turned_off(
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
+
+
+def test_a_record_saved_by_the_previous_release_replays_to_its_end() -> None:
+    # Saved by 'play --save' of cuckoo-rules 0.1 (format version 1): tests/data/legacy-v1.
+    path = DATA / "legacy-v1" / "play-finished-3p.json"
+    moves = len(json.loads(path.read_text())["actions"])
+    replay = spawn("replay", str(path))
+    replay.expect(f"Move 0 of {moves}")
+    for move in range(1, moves + 1):
+        replay.expect("Enter: next")
+        replay.sendline("")
+        replay.expect(f"Move {move} of {moves}")
+    replay.expect("Game over")
+    replay.sendline("q")
+    replay.expect(pexpect.EOF)
+    replay.close()
+    assert replay.exitstatus == 0

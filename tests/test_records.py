@@ -17,7 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
-from cuckoo_rules.options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
+from cuckoo_rules.options import (
+    NextRoundFirstPlayer,
+    RefillTrigger,
+    RoundEndTiming,
+    SetupDuplicatesTo,
+)
 from cuckoo_rules.records import (
     RECORD_FORMAT,
     RECORD_VERSION,
@@ -39,11 +44,12 @@ from cuckoo_rules.records import (
 from tests.conftest import DATA
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
+from tests.test_codec import as_version_1
 
 Doc = dict[str, Any]
 
 GOLDEN = sorted((DATA / "golden").glob("*.json"))
-GAME_VECTORS = sorted((DATA / "vectors").glob("game-*.json"))
+GAME_VECTORS = sorted((DATA / "vectors").glob("game-*.json"))  # version 1, each with a v2 twin
 
 
 def _load(path: Path) -> Doc:
@@ -75,7 +81,7 @@ def _record_doc(doc: Doc, metadata: Doc | None = None) -> Doc:
     """A record document for a golden game or vector (which hold options, seed, actions)."""
     return {
         "format": "cuckoo-rules/record",
-        "version": 1,
+        "version": 2,
         "options": cr.GameOptions(**doc["options"]).to_json(),  # vectors omit defaults
         "seed": doc["seed"],
         "actions": doc["actions"],
@@ -189,19 +195,24 @@ def test_golden_game_replays_to_its_final_state(path: Path) -> None:
     record = decode_record(_record_doc(doc, {"result": {"winners": final["winners"]}}))
     assert len(record.actions) == len(doc["actions"]) > 0
     state = check_record(record)
-    assert _text(cr.encode_state(state)) == _text(final)
-    assert _text(cr.encode_state(final_state(record))) == _text(final)
+    assert state == cr.decode_state(final)
+    assert final_state(record) == cr.decode_state(final)
     assert encode_record(record)["actions"] == doc["actions"]
 
 
 @pytest.mark.parametrize("path", GAME_VECTORS, ids=lambda p: p.stem)
 def test_game_vector_replays_state_by_state(path: Path) -> None:
     doc = _load(path)
+    twin = _load(DATA / "vectors" / "v2" / path.name)  # the same game in version 2
     record = decode_record(json.loads(_text(_record_doc(doc))))
+    assert record == decode_record(_record_doc(twin))
     states = list(replay(record))
     assert len(states) == len(doc["states"]) == len(doc["actions"]) + 1
-    for index, (state, expected) in enumerate(zip(states, doc["states"], strict=True)):
-        assert _text(cr.encode_state(state)) == _text(expected), f"state {index}"
+    for index, (state, old, new) in enumerate(
+        zip(states, doc["states"], twin["states"], strict=True)
+    ):
+        assert _text(cr.encode_state(state)) == _text(new), f"state {index}"
+        assert state == cr.decode_state(old), f"state {index}"
     assert states[-1].is_over
 
 
@@ -285,7 +296,7 @@ def test_document_layout() -> None:
     doc = encode_record(GameRecord(options, 42, (action, cr.Pass()), meta))
     assert doc == {
         "format": "cuckoo-rules/record",
-        "version": 1,
+        "version": 2,
         "options": options.to_json(),
         "seed": 42,
         "actions": [
@@ -300,7 +311,7 @@ def test_document_layout() -> None:
     }
     assert list(doc) == ["format", "version", "options", "seed", "actions", "metadata"]
     assert list(doc["options"]) == list(cr.encode_state(cr.new_game(options, 42))["options"])
-    assert (RECORD_FORMAT, RECORD_VERSION) == ("cuckoo-rules/record", 1)
+    assert (RECORD_FORMAT, RECORD_VERSION) == ("cuckoo-rules/record", 2)
 
 
 @pytest.mark.parametrize(
@@ -348,9 +359,17 @@ LAY = {"type": "lay", "species": "parrot", "row": 0, "side": "left"}
 
 BAD_DOCUMENTS: list[tuple[str, Callable[[Doc], None], str]] = [
     ("format", _set("format", "cuckoo-rules/state"), "format: expected 'cuckoo-rules/record'"),
-    ("version", _set("version", 2), "version: unsupported version 2"),
-    ("version-bool", _set("version", True), "version: unsupported version True"),
-    ("version-str", _set("version", "1"), "version: unsupported version '1'"),
+    ("version", _set("version", 3), "version: unsupported version 3, expected 1 or 2"),
+    ("version-0", _set("version", 0), "version: unsupported version 0, expected 1 or 2"),
+    ("version-bool", _set("version", True), "version: unsupported version True, expected 1"),
+    ("version-str", _set("version", "1"), "version: unsupported version '1', expected 1"),
+    ("version-float", _set("version", 2.0), "version: unsupported version 2.0, expected 1"),
+    (
+        "version-1-refill-trigger",
+        _set("version", 1),
+        "options: unknown key 'refill_trigger' (format version 1 has no such option",
+    ),
+    ("options-no-refill", _delete("options.refill_trigger"), "options: missing key 'refill_tr"),
     ("missing-format", _delete("format"), "record: missing key 'format'"),
     ("missing-seed", _delete("seed"), "record: missing key 'seed'"),
     ("missing-actions", _delete("actions"), "record: missing key 'actions'"),
@@ -477,6 +496,137 @@ def test_loads_record_rejects_bad_bytes() -> None:
     assert loads_record(good) == loads_record(bytearray(good))
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 2000, "invalid JSON at line 1, column 65 (char 64): arrays and objects nested"),
+        ('{"a": ' * 100_000, "invalid JSON at line 1, column 385 (char 384): arrays and objects"),
+        (
+            '{"seed": ' + "7" * 4301 + "}",
+            "invalid JSON at line 1, column 10 (char 9): a number with 4301 digits in a row "
+            "(at most 40)",
+        ),
+        ('{"seed": -' + "1" * 41 + "}", "(char 9): a number with 41 digits in a row (at most 40)"),
+        ('{"seed": 1e999}', "invalid JSON at line 1, column 10 (char 9): 1e999 is too large"),
+        ('{"seed": -1E400}', "(char 9): -1E400 is too large for a number"),
+        ('{"seed": 0.' + "5" * 50 + "}", "(char 9): a number with 50 digits in a row"),
+        (
+            '{"metadata": {"event": "\\udc00"}}',
+            "invalid JSON at line 1, column 25 (char 24): U+DC00 is a lone surrogate (half of a "
+            "UTF-16 pair), not a character",
+        ),
+        ('{"a": "\\ud83d\\ude00", "b": "\\uD83D"}', "(char 28): U+D83D is a lone surrogate"),
+        ('{"a": "\\ud83d\\u0041"}', "(char 7): U+D83D is a lone surrogate"),
+        ('["\ud800"]', "invalid JSON at line 1, column 3 (char 2): U+D800 is a lone surrogate"),
+        ('{"seed": 1, "seed": 2}', "invalid JSON: duplicate key 'seed' in an object"),
+        ('{"' + "k" * 10_000 + '": 1, "' + "k" * 10_000 + '": 2}', "duplicate key 'kkkkkkk"),
+    ],
+)
+def test_loads_record_refuses_hostile_text(text: str, message: str) -> None:
+    with pytest.raises(cr.DecodeError) as info:
+        loads_record(text)
+    assert message in str(info.value)
+    assert len(str(info.value)) < 200
+    with pytest.raises(cr.DecodeError) as from_bytes:
+        loads_record(text.encode("utf-8", "surrogatepass"))
+    if "\ud800" not in text:  # as bytes, a raw surrogate is not UTF-8
+        assert str(from_bytes.value) == str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            b'{"a": "\xed\xa0\x80"}',
+            "invalid JSON: bytes 7 to 8 are not utf-8: invalid continuation",
+        ),
+        (b'{"a": "\xc3"}', "invalid JSON: bytes 7 to 8 are not utf-8: invalid continuation byte"),
+        (b"\xef\xbb\xbf[\xff]", "invalid JSON: bytes 1 to 2 are not utf-8: invalid start byte"),
+        (
+            '["\ud800"]'.encode("utf-16-le", "surrogatepass"),
+            "invalid JSON: bytes 4 to 6 are not utf-16-le: illegal UTF-16 surrogate",
+        ),
+    ],
+)
+def test_loads_record_refuses_bytes_that_are_not_text(data: bytes, message: str) -> None:
+    with pytest.raises(cr.DecodeError) as info:
+        loads_record(data)
+    assert str(info.value).startswith(message)
+
+
+def test_hostile_text_nested_64_deep_is_parsed_and_65_deep_is_not() -> None:
+    for depth, ok in ((64, True), (65, False)):
+        text = '{"format": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+        with pytest.raises(cr.DecodeError) as info:
+            loads_record(text)
+        nested = "arrays and objects nested more than 64 levels deep" in str(info.value)
+        assert nested is not ok  # at 64 levels the JSON is fine and the record is not
+
+
+def test_a_text_file_that_is_not_utf8_is_a_decode_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    good = dumps_record(GameRecord(cr.GameOptions(num_players=2), 1))
+    path.write_bytes(good.encode()[:20] + b"\xff" + good.encode()[20:])
+    with path.open(encoding="utf-8") as text, pytest.raises(cr.DecodeError) as info:
+        load_record(text)
+    assert str(info.value) == "invalid JSON: bytes 20 to 21 are not utf-8: invalid start byte"
+    with path.open("rb") as binary, pytest.raises(cr.DecodeError):
+        load_record(binary)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: Metadata(players=("Ann", "B\udc80b")), "metadata.players[1]: U+DC80 at index 1"),
+        (lambda: Metadata(event="\ud83d"), "metadata.event: U+D83D at index 0 is a lone surrogate"),
+        (lambda: Metadata(date="2026\udfff"), "metadata.date: U+DFFF at index 4 is a lone"),
+    ],
+)
+def test_metadata_refuses_lone_surrogates(build: Callable[[], object], message: str) -> None:
+    with pytest.raises(RecordError) as info:
+        build()
+    assert str(info.value).startswith(message)
+    assert Metadata(players=("Zoë", "😀")).players == ("Zoë", "😀")  # a pair is a character
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def test_a_version_1_record_reads_as_version_2() -> None:
+    doc = _good_doc()
+    assert doc["version"] == 2
+    old = as_version_1(doc)
+    record = decode_record(old)
+    assert record == decode_record(doc)
+    assert record.options.refill_trigger == "capture"
+    assert encode_record(record) == doc  # written back as version 2
+    assert loads_record(json.dumps(old)) == record
+
+
+@pytest.mark.parametrize("path", GAME_VECTORS, ids=lambda p: p.stem)
+def test_a_version_1_record_of_a_vector_is_the_record_of_its_twin(path: Path) -> None:
+    old, new = _load(path), _load(DATA / "vectors" / "v2" / path.name)
+    v2 = _record_doc(new)
+    v1 = {**v2, "version": 1, "options": old["states"][0]["options"]}  # as 0.1 wrote it
+    assert "refill_trigger" not in v1["options"]
+    assert v2["options"] == new["states"][0]["options"]
+    assert decode_record(v1) == decode_record(v2)
+    assert encode_record(decode_record(v1)) == v2
+
+
+def test_a_version_1_record_may_not_use_same_dealer() -> None:
+    doc = as_version_1(_good_doc())
+    doc["options"]["next_round_first_player"] = "same_dealer"
+    message = "options.next_round_first_player: format version 1 does not have 'same_dealer'"
+    with pytest.raises(cr.DecodeError, match=f"^{message}"):
+        decode_record(doc)
+    with pytest.raises(cr.DecodeError, match=f"^{message}"):
+        loads_record(json.dumps(doc))
+    doc["version"] = 2
+    doc["options"]["refill_trigger"] = "same_species_lay"
+    assert decode_record(doc).options.next_round_first_player == "same_dealer"
+
+
 # --------------------------------------------------------------------------- construction
 
 
@@ -579,6 +729,7 @@ def records(draw: st.DrawFn) -> GameRecord:
         initial_row_length=draw(st.sampled_from((3, 4))),
         setup_duplicates_to=draw(st.sampled_from(get_args(SetupDuplicatesTo))),
         optional_draw_if_adjacent=draw(st.booleans()),
+        refill_trigger=draw(st.sampled_from(get_args(RefillTrigger))),
         round_end_timing=draw(st.sampled_from(get_args(RoundEndTiming))),
         exhaustion_counts_discard=draw(st.booleans()),
         next_round_first_player=draw(st.sampled_from(get_args(NextRoundFirstPlayer))),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from typing import Any
@@ -11,7 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import cuckoo_rules as cr
-from tests.conftest import ROOT
+from tests.conftest import DATA, ROOT, load_module
 
 KINDS = ("state", "view", "action", "event", "record")
 
@@ -23,13 +22,7 @@ def _validator(kind: str) -> Draft202012Validator:
 
 
 def test_shipped_schemas_match_the_generator() -> None:
-    spec = importlib.util.spec_from_file_location(
-        "make_schemas", ROOT / "scripts" / "make_schemas.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module(ROOT / "scripts" / "make_schemas.py", "make_schemas")
     for kind, schema in module.schemas().items():
         assert cr.json_schema(kind) == schema, f"{kind}: run scripts/make_schemas.py"
 
@@ -112,9 +105,38 @@ def test_state_schema_rejects_bad_state() -> None:
     doc = cr.encode_state(cr.new_game(cr.GameOptions(num_players=3), 42))
     validator = _validator("state")
     validator.validate(doc)
-    for key, value in [("seed", -1), ("phase", "fly"), ("rows", [["owl"]]), ("version", 2)]:
+    for key, value in [("seed", -1), ("phase", "fly"), ("rows", [["owl"]]), ("version", 3)]:
         bad = {**doc, key: value}
         assert list(validator.iter_errors(bad)), key
     bad_hand = json.loads(json.dumps(doc))
     bad_hand["hands"][0]["robin"] = 0
     assert list(validator.iter_errors(bad_hand))
+
+
+def test_the_schemas_read_version_1_documents_as_the_spec_says() -> None:
+    # The version 1 vectors are valid; their options may not hold what version 2 added.
+    state = _validator("state")
+    v1 = json.loads((DATA / "vectors" / "setup-42-3p.json").read_text())["state"]
+    assert v1["version"] == 1
+    assert state.is_valid(v1)
+    assert state.is_valid(
+        json.loads((DATA / "vectors" / "v2" / "setup-42-3p.json").read_text())["state"]
+    )
+    with_new_key = {**v1, "options": {**v1["options"], "refill_trigger": "capture"}}
+    assert not state.is_valid(with_new_key)
+    new_value = {**v1, "options": {**v1["options"], "next_round_first_player": "same_dealer"}}
+    assert not state.is_valid(new_value)
+    assert state.is_valid(
+        {
+            **new_value,
+            "version": 2,
+            "options": {**new_value["options"], "refill_trigger": "same_species_lay"},
+        }
+    )
+    assert not state.is_valid({**v1, "version": 2})  # version 2 needs refill_trigger
+    assert not state.is_valid({**v1, "version": 3})
+    record = _validator("record")
+    old = json.loads((DATA / "legacy-v1" / "play-finished-3p.json").read_text())
+    assert old["version"] == 1
+    assert record.is_valid(old)
+    assert not record.is_valid({**old, "version": 2})

@@ -21,6 +21,7 @@ from tests.documents import all_keys
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
 from tests.strategies import OPTIONS
+from tests.test_codec import as_version_1
 
 Doc = dict[str, Any]
 Observer = Callable[[cr.GameState, int | None], cr.PlayerView]
@@ -606,7 +607,7 @@ def _rare_flock() -> cr.GameState:
     return builders.build(
         current_player=1,
         phase="flock",
-        hands=[(), {"flamingo": 2, "owl": 1}],
+        hands=[{"magpie": 1}, {"flamingo": 2, "owl": 1}],  # seat 0's magpie: in its sight
         draw_pile="owl owl toucan duck duck parrot magpie reed_warbler robin robin",
         rest="collection0",
     )
@@ -695,19 +696,47 @@ def _all(*mutations: Callable[[Doc], None]) -> Callable[[Doc], None]:
     return mutate
 
 
-def _empty_acting_hand(doc: Doc) -> None:
-    """Player 2 (to lay) holds nothing; its 8 cards counted in the discard pile instead."""
-    doc["hand_sizes"][2] = 0
-    doc["discard_pile_size"] += 8
-    if doc["viewer"] == 2:
-        doc["hand"] = {}
+def _empty_hand(seat: int) -> Callable[[Doc], None]:
+    """Player ``seat`` holds nothing; its 8 cards counted in the discard pile instead."""
+
+    def mutate(doc: Doc) -> None:
+        doc["hand_sizes"][seat] = 0
+        doc["discard_pile_size"] += 8
+        if doc["viewer"] == seat:
+            doc["hand"] = {}
+
+    return mutate
+
+
+_empty_acting_hand = _empty_hand(2)  # player 2 is to lay
+
+
+def _version_1(doc: Doc) -> None:
+    """Write the document in format version 1 (which had no option ``refill_trigger``)."""
+    doc.update(as_version_1(doc))
 
 
 # (id, viewer, mutation, the field the message starts with, a fragment of the message)
 BAD_VIEWS: list[Any] = [
     ("format", 0, _set("format", "cuckoo-rules/state"), "format", "expected 'cuckoo-rules/view'"),
-    ("version", 0, _set("version", 2), "version", "unsupported version 2"),
+    ("version", 0, _set("version", 3), "version", "unsupported version 3, expected 1 or 2"),
     ("version-bool", 0, _set("version", True), "version", "unsupported version True"),
+    ("version-str", None, _set("version", "2"), "version", "unsupported version '2'"),
+    (
+        "version-1-refill-trigger",
+        1,
+        _set("version", 1),
+        "options",
+        "unknown key 'refill_trigger' (format version 1 has no such option",
+    ),
+    (
+        "version-1-same-dealer",
+        1,
+        _all(_version_1, _set("options.next_round_first_player", "same_dealer")),
+        "options.next_round_first_player",
+        "format version 1 does not have 'same_dealer'",
+    ),
+    ("version-2-no-refill", 1, _delete("options.refill_trigger"), "options", "missing key 'ref"),
     ("missing-key", 0, _delete("hand_sizes"), "view", "missing key 'hand_sizes'"),
     ("missing-hand", 1, _delete("hand"), "view", "missing key 'hand'"),
     ("unknown-key", 0, _set("colour", "red"), "view", "unknown key 'colour'"),
@@ -776,6 +805,27 @@ BAD_VIEWS: list[Any] = [
     ("row-species", 0, _set("rows.1.0", "eagle"), "rows[1][0]", "unknown species 'eagle'"),
     ("flock-impossible", 2, _set("phase", "flock"), "phase", "'flock' but player 2 holds no"),
     ("options", 0, _set("options.num_players", 4), "known_hands", "expected 4 entries"),
+    *(
+        (
+            f"row-blocks-{viewer}",
+            viewer,
+            _set("rows.3", ["owl", "flamingo", "owl"]),  # was magpie owl reed_warbler
+            "rows[3]",
+            "the owl at index 2 is apart from the owl before it; each species of a row forms",
+        )
+        for viewer in (None, 0, 2)
+    ),
+    *(
+        (
+            f"empty-hand-not-to-act-{seat}-seen-by-{viewer}",
+            viewer,
+            _empty_hand(seat),
+            f"hand_sizes[{seat}]",
+            f"player {seat} holds no cards but is not to act",
+        )
+        for seat in (0, 1)
+        for viewer in (None, 0, 1, 2)
+    ),
     ("lay-empty-hand", 0, _empty_acting_hand, "", "player 2 is to lay but holds no cards"),
     ("lay-empty-own-hand", 2, _empty_acting_hand, "", "player 2 is to lay but holds no cards"),
     (
@@ -823,6 +873,26 @@ def test_decode_view_accepts_any_key_order() -> None:
     doc = _view_doc(1)
     shuffled = dict(reversed(list(doc.items())))
     assert cr.decode_view(shuffled) == cr.decode_view(doc)
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 1, 2])
+def test_a_version_1_view_reads_as_version_2(viewer: int | None) -> None:
+    doc = _view_doc(viewer)
+    assert doc["version"] == cr.codec.VIEW_VERSION == 2
+    old = copy.deepcopy(doc)
+    _version_1(old)
+    view = cr.decode_view(old)
+    assert view == cr.decode_view(doc)
+    assert view.options.refill_trigger == "capture"
+    assert cr.encode_view(view) == doc  # written back as version 2
+
+
+def test_a_version_2_view_may_use_the_new_options() -> None:
+    options = cr.GameOptions(
+        num_players=3, refill_trigger="same_species_lay", next_round_first_player="same_dealer"
+    )
+    view = cr.observe(cr.new_game(options, 42), 1)
+    assert cr.decode_view(json.loads(json.dumps(cr.encode_view(view)))) == view
 
 
 def test_view_errors_are_typed() -> None:

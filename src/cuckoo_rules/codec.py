@@ -1,18 +1,27 @@
-"""JSON state and action documents, format version 1 (``interchange.md`` §4-5).
+"""JSON state and action documents, format version 2 (``interchange.md`` §4-5).
 
 :func:`encode_state` and :func:`encode_action` return plain ``dict`` objects ready for
 :func:`json.dumps`; :func:`decode_state` and :func:`decode_action` accept such objects
 (for example from :func:`json.loads`), check every field and raise :class:`DecodeError`
 naming the first field that is wrong.
+
+Versions: the writers write format version 2 only (:data:`STATE_VERSION`,
+:data:`VIEW_VERSION`); the readers accept every version of :data:`READ_VERSIONS`. A
+version 1 document (written by cuckoo-rules 0.1) has no ``refill_trigger`` key in its
+``options`` (it means ``"capture"``, the only refill rule of version 1; the key is
+rejected as unknown there) and may not use ``"same_dealer"`` for
+``next_round_first_player``; otherwise it is read exactly as version 2, and gives the
+same state as the version 2 document of the same game.
+
 """
 
 from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
-from itertools import compress
+from itertools import compress, groupby, pairwise
 from typing import Any, Literal, NoReturn, cast, get_args
 
 import attrs
@@ -33,6 +42,7 @@ from .actions import (
 )
 from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species
 from .errors import DecodeError, InvalidOptionsError
+from .errors import short_repr as _describe
 from .events import (
     Captured,
     Dealt,
@@ -56,6 +66,7 @@ from .state import DECK_COUNTS, EMPTY_COUNTS, Counts, GameState, Row, can_fly_ho
 from .views import PlayerView, _flock_possible, unseen_cards
 
 __all__ = [
+    "READ_VERSIONS",
     "STATE_FORMAT",
     "STATE_VERSION",
     "VIEW_FORMAT",
@@ -76,8 +87,16 @@ __all__ = [
 STATE_FORMAT = "cuckoo-rules/state"
 """The ``format`` name of a JSON state document."""
 
-STATE_VERSION = 1
-"""The ``version`` of the JSON state format this library reads and writes."""
+STATE_VERSION = 2
+"""The ``version`` of the JSON state format this library writes."""
+
+READ_VERSIONS: tuple[int, ...] = (1, 2)
+"""The format versions the readers accept, in state, view and record documents alike.
+
+Version 1 (cuckoo-rules 0.1) had no option ``refill_trigger`` (its documents mean
+``"capture"``) and no value ``"same_dealer"`` of ``next_round_first_player``; a version 1
+document gives the same state, view or record as the version 2 document of the same game.
+"""
 
 _STATE_KEYS = (
     "format",
@@ -101,8 +120,8 @@ _STATE_KEYS = (
 VIEW_FORMAT = "cuckoo-rules/view"
 """The ``format`` name of a JSON view document."""
 
-VIEW_VERSION = 1
-"""The ``version`` of the JSON view format."""
+VIEW_VERSION = 2
+"""The ``version`` of the JSON view format this library writes."""
 
 _VIEW_KEYS = (
     "format",
@@ -130,6 +149,15 @@ _STR = frozenset({str})
 _PHASES = {p.value: p for p in Phase}
 _SIDES = {s.value: s for s in Side}
 
+# What format version 2 added to the options object: a key (a version 1 document has
+# none, and means the option's default) and values of keys that version 1 already had.
+_OPTIONS_ADDED_IN_2 = ("refill_trigger",)
+_VALUES_ADDED_IN_2: dict[str, tuple[str, ...]] = {"next_round_first_player": ("same_dealer",)}
+_OPTION_KEYS: dict[int, tuple[str, ...]] = {
+    1: tuple(name for name in OPTION_NAMES if name not in _OPTIONS_ADDED_IN_2),
+    2: OPTION_NAMES,
+}
+
 
 # --------------------------------------------------------------------------- encode
 
@@ -145,14 +173,14 @@ def _card_ids(cards: Row) -> list[str]:
 
 
 def encode_state(state: GameState) -> dict[str, Any]:
-    """Return the JSON document (format v1) of a state, keys in format order.
+    """Return the JSON document (format version 2) of a state, keys in format order.
 
     Example:
         >>> import json
         >>> from cuckoo_rules import GameOptions, new_game
         >>> doc = encode_state(new_game(GameOptions(num_players=3), seed=42))
-        >>> doc["format"], doc["dealer"], doc["rows"][0]
-        ('cuckoo-rules/state', 2, ['duck', 'robin', 'parrot'])
+        >>> doc["format"], doc["version"], doc["dealer"], doc["rows"][0]
+        ('cuckoo-rules/state', 2, 2, ['duck', 'robin', 'parrot'])
         >>> decode_state(json.loads(json.dumps(doc))) == new_game(GameOptions(num_players=3), 42)
         True
     """
@@ -178,7 +206,7 @@ def encode_state(state: GameState) -> dict[str, Any]:
 
 
 def encode_view(view: PlayerView) -> dict[str, Any]:
-    """Return the JSON document (format v1) of a player view, keys in format order.
+    """Return the JSON document (format version 2) of a player view, keys in format order.
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, observe
@@ -235,46 +263,8 @@ def encode_action(action: Action) -> dict[str, Any]:
 # --------------------------------------------------------------------------- decode helpers
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in doc:
-            raise DecodeError(f"invalid JSON: duplicate key {key!r} in an object")
-        doc[key] = value
-    return doc
-
-
-def _no_constant(name: str) -> Any:
-    raise DecodeError(f"invalid JSON: {name} is not a JSON number")
-
-
-def _loads_strict(text: str | bytes | bytearray) -> Any:
-    """Parse JSON text strictly: no key twice in an object, no ``NaN`` or ``Infinity``.
-
-    Raises:
-        DecodeError: With the line, column and character position of a syntax error.
-    """
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise DecodeError(
-            f"invalid JSON at line {error.lineno}, column {error.colno} "
-            f"(char {error.pos}): {error.msg}"
-        ) from None
-    except UnicodeDecodeError as error:
-        raise DecodeError(
-            f"invalid JSON: bytes {error.start} to {error.end} are not {error.encoding}: "
-            f"{error.reason}"
-        ) from None
-
-
 def _fail(path: str, message: str) -> NoReturn:
     raise DecodeError(f"{path}: {message}")
-
-
-def _describe(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _mapping(value: object, path: str) -> Mapping[str, Any]:
@@ -296,7 +286,7 @@ def _keys(value: Mapping[str, Any], path: str, keys: tuple[str, ...]) -> None:
             _fail(path, f"missing key {key!r}")
     for key in value:
         if key not in keys:
-            _fail(path, f"unknown key {key!r}")
+            _fail(path, f"unknown key {_describe(key)}")
 
 
 def _list(value: object, path: str) -> list[Any]:
@@ -312,7 +302,7 @@ def _int(value: object, path: str, low: int, high: int | None = None) -> int:
         _fail(path, f"expected an integer, got {_describe(value)}")
     if value < low or (high is not None and value > high):
         upper = "" if high is None else f" and at most {high}"
-        _fail(path, f"{value} is out of range (at least {low}{upper})")
+        _fail(path, f"{_describe(value)} is out of range (at least {low}{upper})")
     return value
 
 
@@ -358,11 +348,11 @@ def _checked_counts(value: object, path: str) -> Counts:
     mapping = _mapping(value, path)
     counts = [0] * NUM_SPECIES
     for key, count in mapping.items():
-        species = _species(key, f"{path}.{key}")
+        species = _species(key, f"{path}.{key[:40]}")  # a long bad key is cut short
         if type(count) is not int:
             _fail(f"{path}.{key}", f"expected an integer count, got {_describe(count)}")
         if count < 0:
-            _fail(f"{path}.{key}", f"count {count} is negative")
+            _fail(f"{path}.{key}", f"count {_describe(count)} is negative")
         if count == 0:
             _fail(f"{path}.{key}", "count 0 must be omitted")
         counts[species.index] = count
@@ -379,29 +369,91 @@ def _per_seat(value: object, path: str, n: int) -> tuple[Counts, ...]:
     return cast(tuple[Counts, ...], decoded)
 
 
-def decode_options(data: object, path: str = "options") -> GameOptions:
-    """Decode a JSON ``options`` object; every key must be present.
+def _version(value: object) -> int:
+    """Check a ``version``: one of :data:`READ_VERSIONS` (a boolean is not a version)."""
+    if type(value) is not int or value not in READ_VERSIONS:
+        expected = " or ".join(map(str, READ_VERSIONS))
+        _fail("version", f"unsupported version {_describe(value)}, expected {expected}")
+    return value
+
+
+def decode_options(data: object, path: str = "options", version: int = 2) -> GameOptions:
+    """Decode a JSON ``options`` object; every key of its format version must be present.
+
+    Args:
+        data: The options object.
+        path: Where it is, for error messages.
+        version: The format version of the document it comes from, one of
+            :data:`READ_VERSIONS` (default 2, the version written). Version 1 options
+            have no ``refill_trigger`` key (they mean ``"capture"``) and may not use
+            ``"same_dealer"`` for ``next_round_first_player``.
 
     Raises:
-        DecodeError: If a key is missing or unknown, or a value is invalid.
+        DecodeError: If a key is missing or unknown (``refill_trigger`` is unknown in
+            version 1), a value is invalid or not in that version, or ``version`` is
+            not one of :data:`READ_VERSIONS`.
+
+    Example:
+        >>> v2 = GameOptions(num_players=2).to_json()
+        >>> v1 = {name: value for name, value in v2.items() if name != "refill_trigger"}
+        >>> decode_options(v1, version=1) == decode_options(v2) == GameOptions(num_players=2)
+        True
+        >>> decode_options(v2, version=1)
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.errors.DecodeError: options: unknown key 'refill_trigger' (format version 1 ...
     """
+    if type(data) is dict:  # the usual case: options met before
+        try:
+            key = (version, tuple((name, type(value), value) for name, value in data.items()))
+            known = _DECODED_OPTIONS.get(key)
+        except TypeError:  # a value that cannot be hashed: not a valid option anyway
+            key, known = None, None
+        if known is not None:
+            return known
+    keys = _OPTION_KEYS[_version(version)]
     mapping = _mapping(data, path)
-    _keys(mapping, path, OPTION_NAMES)
+    if version == 1:
+        for name in _OPTIONS_ADDED_IN_2:
+            if name in mapping:
+                _fail(
+                    path,
+                    f"unknown key {name!r} (format version 1 has no such option; "
+                    "version 2 added it)",
+                )
+        for name, values in _VALUES_ADDED_IN_2.items():
+            value = mapping.get(name)
+            if isinstance(value, str) and value in values:
+                _fail(
+                    f"{path}.{name}",
+                    f"format version 1 does not have {value!r} (version 2 added it)",
+                )
+    _keys(mapping, path, keys)
     try:
-        return GameOptions(**mapping)
+        options = GameOptions(**mapping)
     except InvalidOptionsError as error:
         raise DecodeError(f"{path}.{error}") from None
+    if type(data) is dict and key is not None and len(_DECODED_OPTIONS) < 4096:
+        _DECODED_OPTIONS[key] = options
+    return options
+
+
+# Options objects decoded so far, by version and (key, type, value) triples (the type
+# tells True from 1): a game has one options object, decoded again with every state.
+# GameOptions is immutable, so one value serves every document; there are fewer valid
+# combinations than the bound.
+_DECODED_OPTIONS: dict[tuple[int, tuple[tuple[str, type, object], ...]], GameOptions] = {}
 
 
 # --------------------------------------------------------------------------- decode state
 
 
-def _header(doc: Mapping[str, Any], name: str, keys: tuple[str, ...], fmt: str) -> None:
+def _header(doc: Mapping[str, Any], name: str, keys: tuple[str, ...], fmt: str) -> int:
+    """Check a document's keys, ``format`` and ``version``; return the version."""
     _keys(doc, name, keys)
     if doc["format"] != fmt:
         _fail("format", f"expected {fmt!r}, got {_describe(doc['format'])}")
-    if type(doc["version"]) is not int or doc["version"] != 1:
-        _fail("version", f"unsupported version {_describe(doc['version'])}, expected 1")
+    return _version(doc["version"])
 
 
 @attrs.frozen
@@ -420,8 +472,33 @@ class _Public:
     winners: tuple[int, ...]
 
 
-def _public(doc: Mapping[str, Any]) -> _Public:
-    options = decode_options(doc["options"])
+def _check_blocks(ids: Sequence[str], path: str) -> None:
+    """Each species of a row forms one contiguous block, as in every reachable row.
+
+    A lay only ever captures up to the nearest bird of its species (rules §3.1), and
+    that keeps each species in one block; so no reachable row reads ``owl flamingo owl``.
+
+    Args:
+        ids: The row's species ids, already known to be species ids (strings compare and
+            hash at C speed, where :class:`Species` members hash in Python).
+        path: Where the row is, for the error message.
+    """
+    if len(set(ids)) == len(list(groupby(ids))):
+        return  # as many blocks as species
+    seen = {ids[0]}
+    for i, (before, card) in enumerate(pairwise(ids), 1):
+        if card != before:
+            if card in seen:
+                _fail(
+                    path,
+                    f"the {card} at index {i} is apart from the {card} before it; "
+                    "each species of a row forms one contiguous block",
+                )
+            seen.add(card)
+
+
+def _public(doc: Mapping[str, Any], version: int) -> _Public:
+    options = decode_options(doc["options"], version=version)
     n = options.num_players
     round_ = _int(doc["round"], "round", 1)
     turn = _int(doc["turn"], "turn", round_)
@@ -439,6 +516,7 @@ def _public(doc: Mapping[str, Any]) -> _Public:
         row = _cards(row_doc, f"rows[{r}]")
         if not row:
             _fail(f"rows[{r}]", "a row cannot be empty")
+        _check_blocks(row_doc, f"rows[{r}]")
         rows.append(row)
     known_hands = _per_seat(doc["known_hands"], "known_hands", n)
     collections = _per_seat(doc["collections"], "collections", n)
@@ -474,12 +552,30 @@ def _check_known(known_hands: tuple[Counts, ...], p: int, hand: Counts, where: s
 
 
 def _check_phase(
-    public: _Public, hand: Counts | None, hand_size: int, piles: int, where: str
+    public: _Public, hand: Counts | None, hand_sizes: Sequence[int], piles: int, field: str
 ) -> None:
-    """Phase consistency for the acting seat (``hand`` is ``None`` where it is hidden)."""
+    """Phase consistency of a state or a view.
+
+    Args:
+        public: The fields a state and a view share.
+        hand: The acting seat's hand, or ``None`` where it is hidden.
+        hand_sizes: The number of cards each seat holds.
+        piles: The number of cards in the draw and discard piles together.
+        field: Where the hand sizes are, for error messages (``"hands"`` or
+            ``"hand_sizes"``).
+    """
     current, phase = public.current_player, public.phase
-    if phase is Phase.LAY and hand_size == 0:
-        _fail(where, f"player {current} is to lay but holds no cards")
+    if phase is Phase.LAY and hand_sizes[current] == 0:
+        _fail(f"{field}[{current}]", f"player {current} is to lay but holds no cards")
+    if phase is not Phase.GAME_OVER and 0 in hand_sizes:
+        # A hand only empties on its own turn, and the end of that turn ends the round.
+        for seat, size in enumerate(hand_sizes):
+            if size == 0 and seat != current:
+                _fail(
+                    f"{field}[{seat}]",
+                    f"player {seat} holds no cards but is not to act; only the player to "
+                    "act can have emptied its hand before the game is over",
+                )
     if phase is Phase.DRAW and piles == 0:
         _fail("phase", "'draw' is offered only when the draw or discard pile holds cards")
     if (
@@ -492,7 +588,10 @@ def _check_phase(
 
 
 def decode_state(data: Mapping[str, Any]) -> GameState:
-    """Read a JSON state document (format v1), checking everything.
+    """Read a JSON state document (format version 1 or 2), checking everything.
+
+    A version 1 document (see :data:`READ_VERSIONS`) gives the same state as the
+    version 2 document of the same game.
 
     Args:
         data: A decoded JSON object, as :func:`json.loads` returns it.
@@ -506,8 +605,8 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
             the field, for example ``"hands[1].robin: count -1 is negative"``.
     """
     doc = _mapping(data, "state")
-    _header(doc, "state", _STATE_KEYS, STATE_FORMAT)
-    public = _public(doc)
+    version = _header(doc, "state", _STATE_KEYS, STATE_FORMAT)
+    public = _public(doc, version)
     n = public.options.num_players
     seed = _int(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     shuffles = _int(doc["shuffles"], "shuffles", 1)
@@ -533,7 +632,7 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
         _check_known(public.known_hands, p, hands[p], f"hands[{p}]")
     current = public.current_player
     piles = len(draw_pile) + sum(discard)
-    _check_phase(public, hands[current], sum(hands[current]), piles, f"hands[{current}]")
+    _check_phase(public, hands[current], tuple(map(sum, hands)), piles, "hands")
 
     return GameState(
         public.options,
@@ -555,7 +654,7 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
 
 
 def decode_view(data: Mapping[str, Any]) -> PlayerView:
-    """Read a JSON view document (format v1), checking everything a view can show.
+    """Read a JSON view document (format version 1 or 2), checking what a view can show.
 
     Raises:
         DecodeError: If the document is malformed or inconsistent (for example more
@@ -568,8 +667,8 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
         True
     """
     doc = _mapping(data, "view")
-    _header(doc, "view", _VIEW_KEYS, VIEW_FORMAT)
-    public = _public(doc)
+    version = _header(doc, "view", _VIEW_KEYS, VIEW_FORMAT)
+    public = _public(doc, version)
     n = public.options.num_players
     viewer_doc = doc["viewer"]
     viewer = None if viewer_doc is None else _int(viewer_doc, "viewer", 0, n - 1)
@@ -629,7 +728,7 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
     acting_hand = hand if viewer == public.current_player else None
     piles = draw_size + discard_size
     current = public.current_player
-    _check_phase(public, acting_hand, hand_sizes[current], piles, f"hand_sizes[{current}]")
+    _check_phase(public, acting_hand, hand_sizes, piles, "hand_sizes")
     prompted = public.phase is Phase.FLOCK and not public.options.always_prompt_flock
     if prompted and not _flock_possible(view, unseen):
         _fail("phase", f"'flock' but player {current} cannot hold a flock")
@@ -708,7 +807,7 @@ def _encode_event_field(name: str, value: Any) -> Any:
         return value
     if isinstance(value, Species | Side):
         return value.value
-    if name == "hands":
+    if name in ("hands", "known_hands"):
         return [None if hand is None else encode_counts(hand) for hand in value]
     if name == "cards":
         return _card_ids(value)
@@ -787,6 +886,9 @@ def _decode_event_field(kind: str, name: str, value: Any) -> Any:
         return tuple(
             None if hand is None else _counts(hand, f"{path}[{i}]") for i, hand in enumerate(hands)
         )
+    if name == "known_hands":
+        known = _list(value, path)
+        return tuple(_counts(hand, f"{path}[{i}]") for i, hand in enumerate(known))
     if name == "winners":
         seats = [
             _int(v, f"{path}[{i}]", 0, MAX_PLAYERS - 1) for i, v in enumerate(_list(value, path))
@@ -806,6 +908,22 @@ def _check_event(event: Event) -> None:
         _fail("event.cards", f"{len(event.cards)} cards but count is {event.count}")
     if isinstance(event, FlewHome) and event.kept > event.revealed:
         _fail("event.kept", f"{event.kept} kept but only {event.revealed} revealed")
+    if isinstance(event, Dealt | RoundEnded):
+        seats = len(event.hand_sizes)
+        if len(event.hands) != seats:
+            _fail("event.hands", f"{len(event.hands)} hands for {seats} hand sizes")
+        for seat, (hand, size) in enumerate(zip(event.hands, event.hand_sizes, strict=True)):
+            if hand is not None and sum(hand) != size:
+                _fail(f"event.hands[{seat}]", f"{sum(hand)} cards but hand_sizes says {size}")
+    if isinstance(event, RoundEnded):
+        if len(event.known_hands) != len(event.hand_sizes):
+            _fail("event.known_hands", f"{len(event.known_hands)} entries for the seats")
+        for seat, known in enumerate(event.known_hands):
+            hand = event.hands[seat]
+            if sum(known) > event.hand_sizes[seat] or (
+                hand is not None and any(map(operator.gt, known, hand))
+            ):
+                _fail(f"event.known_hands[{seat}]", "more cards known than the hand held")
 
 
 # --------------------------------------------------------------------------- schemas

@@ -7,12 +7,15 @@ works as expected.
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = [
     "CuckooError",
     "DecodeError",
     "IllegalActionError",
     "InvalidOptionsError",
     "ViewError",
+    "short_repr",
 ]
 
 
@@ -47,6 +50,44 @@ class ViewError(CuckooError, ValueError):
     ``observe`` asked for a seat the game does not have, or ``determinize`` given a view
     whose hidden cards do not add up.
     """
+
+
+class _ShortRepr(reprlib.Repr):
+    """``repr`` cut short for error messages, even of what :func:`repr` cannot write.
+
+    Long strings, huge integers (which :func:`repr` refuses beyond 4,300 digits) and deep
+    or long containers (which it may recurse too deep into) stay a few dozen characters.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxstring = self.maxother = self.maxlong = 40
+
+    def repr_str(self, x: str, level: int) -> str:
+        return repr(x[: self.maxstring])
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() <= 128:
+            return repr(x)
+        return f"<an integer of about {x.bit_length() * 30103 // 100000 + 1} digits>"
+
+
+_SHORT_REPR = _ShortRepr()
+
+
+def short_repr(value: object) -> str:
+    """Return ``value`` as error messages show it: its ``repr``, at most 40 characters.
+
+    Works on any value, even a huge integer or a deeply nested list, so that an error
+    about bad input never echoes much of it, nor fails while saying what it got.
+
+    Example:
+        >>> short_repr("owl"), short_repr(10**5000), short_repr("x" * 100)[-6:]
+        ("'owl'", '<an integer of about 5001 digits>', 'xxx...')
+    """
+    text = _SHORT_REPR.repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _needs_extra(module: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import attrs
 
-from .errors import InvalidOptionsError
+from .errors import InvalidOptionsError, short_repr
 
 __all__ = [
     "MAX_PLAYERS",
@@ -109,9 +109,7 @@ class OptionInfo:
         raise KeyError(value)
 
 
-def _describe(
-    label: str, description: str, *choices: tuple[OptionValue, str]
-) -> dict[str, Any]:
+def _describe(label: str, description: str, *choices: tuple[OptionValue, str]) -> dict[str, Any]:
     """The field metadata of an option (see :class:`OptionInfo`)."""
     return {
         "label": label,
@@ -128,23 +126,24 @@ def check_int(name: str, value: object, low: int, high: int) -> None:
             2..5"``.
     """
     if type(value) is not int:
-        raise InvalidOptionsError(f"{name}: expected an integer, got {value!r}")
+        raise InvalidOptionsError(f"{name}: expected an integer, got {short_repr(value)}")
     if not low <= value <= high:
-        raise InvalidOptionsError(f"{name}: {value} is not in {low}..{high}")
+        raise InvalidOptionsError(f"{name}: {short_repr(value)} is not in {low}..{high}")
 
 
-def _check(info: OptionInfo, value: object) -> None:
-    """Check one option's value against its description."""
-    values = info.values
+def _check(info: OptionInfo, values: tuple[OptionValue, ...], value: object) -> None:
+    """Check one option's value against its description (``values``: ``info.values``)."""
     if type(values[0]) is int:
         numbers = [v for v in values if type(v) is int]
         check_int(info.name, value, min(numbers), max(numbers))
     elif type(values[0]) is bool:
         if type(value) is not bool:
-            raise InvalidOptionsError(f"{info.name}: expected true or false, got {value!r}")
+            raise InvalidOptionsError(
+                f"{info.name}: expected true or false, got {short_repr(value)}"
+            )
     elif not isinstance(value, str) or value not in values:
         allowed = ", ".join(repr(v) for v in values)
-        raise InvalidOptionsError(f"{info.name}: {value!r} is not one of {allowed}")
+        raise InvalidOptionsError(f"{info.name}: {short_repr(value)} is not one of {allowed}")
 
 
 @attrs.frozen
@@ -201,7 +200,7 @@ class GameOptions:
         default=3,
         metadata=_describe(
             "Cards in each row at setup",
-            "How many cards each row holds at setup (rules §2; 4 is SEED0's reading).",
+            "How many cards each row holds at setup (4 is SEED0's reading).",
             (3, "3 cards"),
             (4, "4 cards"),
         ),
@@ -210,7 +209,7 @@ class GameOptions:
         default="discard",
         metadata=_describe(
             "Cards set aside while building the rows go to",
-            "Where the cards set aside while building the rows go (rules §2).",
+            "Where the cards set aside while building the rows go.",
             ("discard", "the discard pile"),
             ("draw_pile", "the draw pile, shuffled back in"),
         ),
@@ -220,7 +219,7 @@ class GameOptions:
         metadata=_describe(
             "Offer the draw after a lay next to the same species",
             "Whether the optional draw is offered after a lay next to birds of the same "
-            "species that captured nothing (rules §3.1; SEED2 says no).",
+            "species that captured nothing (SEED2 says no).",
             (True, "yes, whenever the lay took no cards"),
             (False, "no, only when the laid species was absent from the row"),
         ),
@@ -229,8 +228,8 @@ class GameOptions:
         default="capture",
         metadata=_describe(
             "A row left with one species is refilled after",
-            "What refills a row left with a single species (rules §3.1; SEED2 read "
-            "literally refills after any lay of a species already in the row).",
+            "What refills a row left with a single species (SEED2 read literally refills "
+            "after any lay of a species already in the row).",
             ("capture", "a capture"),
             (
                 "same_species_lay",
@@ -243,7 +242,7 @@ class GameOptions:
         default="end_of_turn",
         metadata=_describe(
             "An empty hand ends the round",
-            "When an empty hand ends the round (rules §3.3; S1 reads 'as soon as').",
+            "When an empty hand ends the round (the rulebook says 'as soon as').",
             ("end_of_turn", "at the end of the turn"),
             (
                 "immediate",
@@ -256,8 +255,8 @@ class GameOptions:
         default=True,
         metadata=_describe(
             "Count the discard pile when dealing a new round",
-            "Whether the discard pile counts towards the 8 × players cards needed to deal "
-            "a new round (rules §4.2; SEED2 counts the draw pile alone).",
+            "Whether the discard pile counts towards the 8 cards per player needed to deal "
+            "a new round (SEED2 counts the draw pile alone).",
             (True, "yes, the draw and discard piles together"),
             (False, "no, the draw pile alone"),
         ),
@@ -266,7 +265,7 @@ class GameOptions:
         default="round_ender",
         metadata=_describe(
             "A new round is dealt and started by",
-            "Who deals a new round and takes its first turn (rules §4.3).",
+            "Who deals a new round and takes its first turn.",
             ("round_ender", "the player who ended the round"),
             ("left_of_round_ender", "the round-ender deals, the next player clockwise starts"),
             ("same_dealer", "the first dealer, every round (SEED2 read literally)"),
@@ -277,15 +276,17 @@ class GameOptions:
         metadata=_describe(
             "Always ask about flocks",
             "Whether the flock step is offered every turn, so that nobody can tell who "
-            "holds a flock (rules §6, as Board Game Arena plays).",
+            "holds a flock (as Board Game Arena plays).",
             (False, "no, only when a flock is possible"),
             (True, "yes, every turn, with pass as the only choice when no flock is possible"),
         ),
     )
 
     def __attrs_post_init__(self) -> None:
-        for info in _INFO:
-            _check(info, getattr(self, info.name))
+        for info, values in _CHECKS:
+            value = getattr(self, info.name)
+            if value not in values or type(value) is not type(values[0]):  # True == 1
+                _check(info, values, value)  # raises, saying what is wrong
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON ``options`` object, every key present, in format order."""
@@ -298,6 +299,10 @@ def _info(field: attrs.Attribute[Any]) -> OptionInfo:
 
 
 _INFO: tuple[OptionInfo, ...] = tuple(_info(f) for f in attrs.fields(GameOptions))
+
+_CHECKS: tuple[tuple[OptionInfo, tuple[OptionValue, ...]], ...] = tuple(
+    (info, info.values) for info in _INFO
+)
 
 OPTION_NAMES: tuple[str, ...] = tuple(info.name for info in _INFO)
 """The option names in JSON order."""

@@ -1,4 +1,4 @@
-"""Game records: a whole game as options, seed and actions, in JSON format version 1.
+"""Game records: a whole game as options, seed and actions, in JSON format version 2.
 
 A :class:`GameRecord` is what it takes to reproduce a game exactly: the options, the
 seed and the actions in order (the engine is deterministic), plus optional
@@ -14,7 +14,7 @@ checks the recorded result.
 
 The JSON document (``encode_record``, keys in this order)::
 
-    {"format": "cuckoo-rules/record", "version": 1,
+    {"format": "cuckoo-rules/record", "version": 2,
      "options": {...every option, as in the state format...},
      "seed": 42,
      "actions": [{"type": "lay", "species": "parrot", "row": 0, "side": "left"},
@@ -30,6 +30,14 @@ The JSON document (``encode_record``, keys in this order)::
 - ``players`` has one name per seat; ``date`` and ``event`` are free text (ISO 8601
   ``YYYY-MM-DD`` is recommended for ``date``); ``result.winners`` lists the winning seats
   in increasing order, like ``winners`` in the state format.
+- Version 2 is written; version 1 records (written by cuckoo-rules 0.1, for example by
+  ``cuckoo-rules play --save``) are read too, as the state format reads them
+  (:data:`~cuckoo_rules.codec.READ_VERSIONS`): their ``options`` have no
+  ``refill_trigger`` (it means ``"capture"``) and no ``"same_dealer"``, and they give the
+  same record, so the same game, as version 2.
+- Text is read strictly (:func:`loads_record`): nesting deeper than 64 levels, numbers
+  of more than 40 digits, bytes that are not UTF-8 and lone surrogates are refused with
+  a :class:`~cuckoo_rules.DecodeError` that says where.
 
 Example:
     >>> from cuckoo_rules import GameOptions, apply, legal_actions, new_game
@@ -58,13 +66,11 @@ import attrs
 
 from .actions import Action, action_id
 from .codec import (
-    _describe,
     _fail,
     _header,
     _int,
     _keys,
     _list,
-    _loads_strict,
     _mapping,
     decode_action,
     decode_options,
@@ -72,7 +78,9 @@ from .codec import (
 )
 from .engine import apply, new_game, step
 from .errors import DecodeError, IllegalActionError, InvalidOptionsError
+from .errors import short_repr as _describe
 from .events import Event
+from .jsontext import loads, lone_surrogate_in, undecodable
 from .options import GameOptions
 from .rng import SEED_LIMIT
 from .state import GameState
@@ -99,8 +107,9 @@ __all__ = [
 RECORD_FORMAT = "cuckoo-rules/record"
 """The ``format`` name of a JSON game record."""
 
-RECORD_VERSION = 1
-"""The ``version`` of the JSON record format this library reads and writes."""
+RECORD_VERSION = 2
+"""The ``version`` of the JSON record format this library writes (it also reads version 1:
+see :data:`~cuckoo_rules.codec.READ_VERSIONS`)."""
 
 _RECORD_KEYS = ("format", "version", "options", "seed", "actions", "metadata")
 _METADATA_KEYS = ("players", "date", "event", "result")
@@ -186,8 +195,19 @@ class GameResult:
 
 
 def _check_text(value: object, path: str) -> None:
-    if value is not None and not isinstance(value, str):
+    if value is None:
+        return
+    if not isinstance(value, str):
         raise _record_fail(path, f"expected a string or None, got {_describe(value)}")
+    _check_characters(value, path)
+
+
+def _check_characters(text: str, path: str) -> None:
+    """Refuse a lone surrogate, which JSON text cannot carry (:func:`loads_record` refuses it)."""
+    lone = lone_surrogate_in(text)
+    if lone is not None:
+        message = f"U+{ord(text[lone]):04X} at index {lone} is a lone surrogate, not a character"
+        raise _record_fail(path, message)
 
 
 @attrs.frozen
@@ -204,8 +224,10 @@ class Metadata:
 
     Raises:
         RecordError: If a field has the wrong type (the message names the field, for
-            example ``"metadata.players[1]: expected a string, got 7"``). The number of
-            names and the seats in ``result`` are checked by :class:`GameRecord`.
+            example ``"metadata.players[1]: expected a string, got 7"``), or a text
+            holds a lone surrogate (half of a UTF-16 pair, which JSON text cannot
+            carry). The number of names and the seats in ``result`` are checked by
+            :class:`GameRecord`.
     """
 
     players: tuple[str, ...] | None = None
@@ -225,6 +247,7 @@ class Metadata:
                     raise _record_fail(
                         f"metadata.players[{i}]", f"expected a string, got {_describe(name)}"
                     )
+                _check_characters(name, f"metadata.players[{i}]")
         _check_text(self.date, "metadata.date")
         _check_text(self.event, "metadata.event")
         if self.result is not None and not isinstance(self.result, GameResult):
@@ -512,7 +535,7 @@ def _encode_metadata(metadata: Metadata) -> dict[str, Any]:
 
 
 def encode_record(record: GameRecord) -> dict[str, Any]:
-    """Return the JSON document (format v1) of a record, keys in format order.
+    """Return the JSON document (format version 2) of a record, keys in format order.
 
     ``metadata`` is always present (``{}`` when empty); its keys whose value is
     ``None`` are omitted.
@@ -544,7 +567,7 @@ def _decode_metadata(data: object) -> Metadata:
     doc = _mapping(data, "metadata")
     for key, value in doc.items():
         if key not in _METADATA_KEYS:
-            _fail("metadata", f"unknown key {key!r}")
+            _fail("metadata", f"unknown key {_describe(key)}")
         if value is None:
             _fail(f"metadata.{key}", "null is not allowed; omit the key instead")
     players = None
@@ -560,10 +583,12 @@ def _decode_metadata(data: object) -> Metadata:
 
 
 def decode_record(data: object) -> GameRecord:
-    """Read a JSON record document (format v1), checking every field.
+    """Read a JSON record document (format version 1 or 2), checking every field.
 
-    The game is not replayed, so decoding is cheap and an illegal action is not
-    noticed here: use :func:`replay` or :func:`check_record` for that.
+    A version 1 record gives the same record as the version 2 document of the same game
+    (see :data:`~cuckoo_rules.codec.READ_VERSIONS`). The game is not replayed, so
+    decoding is cheap and an illegal action is not noticed here: use :func:`replay` or
+    :func:`check_record` for that.
 
     Args:
         data: A decoded JSON object, as :func:`json.loads` returns it.
@@ -578,8 +603,8 @@ def decode_record(data: object) -> GameRecord:
             as :class:`RecordError`, a subclass, with ``index`` set for a bad action.
     """
     doc = _mapping(data, "record")
-    _header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
-    options = decode_options(doc["options"])
+    version = _header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
+    options = decode_options(doc["options"], version=version)
     seed = _int(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     actions = tuple(
         _decode_action_at(item, i) for i, item in enumerate(_list(doc["actions"], "actions"))
@@ -605,7 +630,7 @@ def dumps_record(record: GameRecord, *, indent: int | str | None = None) -> str:
     Example:
         >>> from cuckoo_rules import GameOptions
         >>> dumps_record(GameRecord(GameOptions(num_players=2), 5))[:48]
-        '{"format": "cuckoo-rules/record", "version": 1, '
+        '{"format": "cuckoo-rules/record", "version": 2, '
     """
     return json.dumps(encode_record(record), indent=indent)
 
@@ -618,20 +643,40 @@ def dump_record(record: GameRecord, fp: _TextWriter, *, indent: int | str | None
 def loads_record(text: str | bytes | bytearray) -> GameRecord:
     """Read a record from JSON text (like :func:`json.loads`), checking every field.
 
+    Hostile text is refused like any other bad text, cheaply: the reader never recurses
+    deeper than 64 levels and never converts a number of more than 40 digits.
+
+    Args:
+        text: The JSON text, or its bytes (UTF-8; UTF-16 and UTF-32 are detected).
+
     Raises:
         DecodeError: If the text is not valid JSON (the message gives the line, column
             and character position, e.g. ``"invalid JSON at line 1, column 9 (char 8):
             Expecting value"``), has a key twice in an object, holds ``NaN`` or
-            ``Infinity``, or is not a valid record
-            document (see :func:`decode_record`).
+            ``Infinity``, nests arrays and objects more than 64 levels deep, holds a
+            number with more than 40 digits in a row or too large for a float, bytes
+            that are not UTF-8 or a lone surrogate, or is not a valid record document
+            (see :func:`decode_record`). Never a :class:`RecursionError` or another
+            :class:`ValueError`.
+
+    Example:
+        >>> loads_record("[" * 100_000)
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.errors.DecodeError: invalid JSON at line 1, column 65 (char 64): arrays ...
     """
-    return decode_record(_loads_strict(text))
+    return decode_record(loads(text))
 
 
 def load_record(fp: _TextReader) -> GameRecord:
     """Read a record from a file opened for reading (like :func:`json.load`).
 
     Raises:
-        DecodeError: As :func:`loads_record`.
+        DecodeError: As :func:`loads_record`; also if a file opened as text holds bytes
+            that are not text in its encoding.
     """
-    return loads_record(fp.read())
+    try:
+        text = fp.read()
+    except UnicodeDecodeError as error:
+        raise undecodable(error) from None
+    return loads_record(text)

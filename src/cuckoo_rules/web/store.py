@@ -9,11 +9,11 @@ has answered for is on disk.
 The file is opened in WAL mode with ``synchronous=FULL``: every commit is written to the
 write-ahead log and synced to the disk before it returns, so a committed action survives
 a crash of the process (``kill -9``) and also of the machine (power loss). The schema
-(``PRAGMA user_version = 1``)::
+(``PRAGMA user_version = 2``)::
 
     CREATE TABLE tables (
         id TEXT PRIMARY KEY,         -- the table id (unguessable)
-        options TEXT NOT NULL,       -- JSON options object, every key present
+        options TEXT NOT NULL,       -- JSON options object (format version 2), all keys
         seed TEXT NOT NULL,          -- the game seed, in decimal (may exceed 2**63)
         seats TEXT NOT NULL,         -- JSON array: "human" or a bot spec per seat
         bot_seed TEXT NOT NULL,      -- in decimal; each bot decision's seed derives from it
@@ -26,6 +26,16 @@ a crash of the process (``kill -9``) and also of the machine (power loss). The s
         action TEXT NOT NULL,        -- JSON action document
         PRIMARY KEY (table_id, idx)
     ) WITHOUT ROWID;
+
+Versions: a file of ``user_version`` 1, written by cuckoo-rules 0.1, holds options objects
+of format version 1 (no ``refill_trigger``). Opening it upgrades it in place, in one
+transaction: every ``options`` is read as version 1 and written back as version 2 (the
+same options, ``refill_trigger`` ``"capture"`` added), then ``user_version`` becomes 2.
+If a row does not decode, nothing is changed and the file is refused. Tables and actions
+are otherwise the same, so every table replays to the same states; but cuckoo-rules 0.1
+refuses the upgraded file, as this version refuses a file of a newer ``user_version``.
+Every JSON text of the file is read as strictly as text from outside: a damaged file
+gives a :class:`StorageError` naming the table, never a crash.
 """
 
 from __future__ import annotations
@@ -42,12 +52,14 @@ import attrs
 from ..actions import Action
 from ..codec import decode_action, decode_options, encode_action
 from ..errors import CuckooError, DecodeError
+from ..jsontext import loads
 from ..options import GameOptions
 
 __all__ = ["SCHEMA_VERSION", "StorageError", "Store", "StoredTable", "TableSetup"]
 
-SCHEMA_VERSION = 1
-"""The ``user_version`` of the database files this module reads and writes."""
+SCHEMA_VERSION = 2
+"""The ``user_version`` of the database files this module writes; files of version 1 are
+upgraded when opened (see the module's description)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -120,7 +132,8 @@ class Store:
         path: The database file (created if missing), or ``":memory:"``.
 
     Raises:
-        StorageError: If the file was written by a newer version of this module.
+        StorageError: If the file was written by a newer version of this module, or it
+            is of version 1 and a table's options do not decode (the file is unchanged).
         sqlite3.Error: If the file cannot be opened or is not a database.
     """
 
@@ -138,11 +151,39 @@ class Store:
                     f"{self.path}: database schema version {version} is newer than this "
                     f"version of cuckoo-rules reads ({SCHEMA_VERSION})"
                 )
+            if version == 1:
+                self._upgrade_from_1()
             with self._db:
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             self._db.close()
+            raise
+
+    def _upgrade_from_1(self) -> None:
+        """Rewrite every table's options in format version 2, in one transaction."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")  # no other writer until the commit
+        try:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version == 1:  # not upgraded meanwhile by another process
+                rows = db.execute("SELECT id, options FROM tables").fetchall()
+                for table_id, text in rows:
+                    try:
+                        options = decode_options(loads(str(text)), version=1)
+                    except DecodeError as error:
+                        raise StorageError(
+                            f"{self.path}: table {table_id!r}: {error} (the file is left as "
+                            "it was, at schema version 1)"
+                        ) from None
+                    db.execute(
+                        "UPDATE tables SET options = ? WHERE id = ?",
+                        (json.dumps(options.to_json()), table_id),
+                    )
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.commit()
+        except BaseException:
+            db.rollback()
             raise
 
     def close(self) -> None:
@@ -200,11 +241,11 @@ def _decode_table(row: Sequence[object], actions: list[tuple[int, str]]) -> Stor
     try:
         setup = TableSetup(
             str(table_id),
-            decode_options(json.loads(str(options))),
+            decode_options(loads(str(options))),
             int(str(seed)),
-            tuple(json.loads(str(seats))),
+            tuple(loads(str(seats))),
             int(str(bot_seed)),
-            tuple(json.loads(str(token_hashes))),
+            tuple(loads(str(token_hashes))),
         )
         return StoredTable(setup, tuple(_decode_actions(actions)))
     except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
@@ -216,6 +257,6 @@ def _decode_actions(rows: list[tuple[int, str]]) -> Iterator[Action]:
         if index != expected:
             raise StorageError(f"actions[{expected}] is missing (the next stored is {index})")
         try:
-            yield decode_action(json.loads(text))
+            yield decode_action(loads(text))
         except DecodeError as error:
             raise StorageError(f"actions[{index}]: {error}") from None

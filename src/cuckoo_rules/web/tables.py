@@ -35,9 +35,10 @@ from ..actions import Action
 from ..bots.base import choose_action, wants_knowledge
 from ..bots.specs import BotSpec, parse_bot_spec
 from ..bots.tournament import derive_seed
-from ..codec import _describe, decode_options, encode_action, encode_event, encode_view
+from ..codec import decode_options, encode_action, encode_event, encode_view
 from ..engine import legal_actions, new_game, step
 from ..errors import CuckooError, DecodeError, IllegalActionError
+from ..errors import short_repr as _describe
 from ..events import Event, visible_events
 from ..knowledge import Knowledge, learn_each
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
@@ -289,7 +290,7 @@ class Table:
         self._bots = tuple(None if seat == HUMAN else parse_bot_spec(seat) for seat in setup.seats)
         # What each bot seat that uses knowledge learned from the events it saw: the fold
         # of learn over the events so far, then brought up to date by each commit.
-        start = Knowledge.start(setup.options.num_players)
+        start = Knowledge.at_setup(new_game(setup.options, setup.seed))
         known = {
             seat: start
             for seat, spec in enumerate(self._bots)
