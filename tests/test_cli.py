@@ -14,7 +14,8 @@ import pytest
 
 import cuckoo_rules as cr
 from cuckoo_rules import bots
-from cuckoo_rules.cli import describe_events, main
+from cuckoo_rules.cli import _options_from_args, build_parser, describe_events, main
+from cuckoo_rules.options import OptionInfo, option_info
 
 Step = tuple[cr.GameState, cr.Action, cr.GameState]
 
@@ -220,6 +221,111 @@ def test_every_variant_flag_reaches_the_options(capsys: pytest.CaptureFixture[st
     assert standard != out
 
 
+VARIANTS = [info for info in option_info() if info.name != "num_players"]
+
+
+def other_value_flags(info: OptionInfo) -> tuple[list[str], object]:
+    """The words that give ``info`` its last value (not its default), and that value."""
+    value = info.choices[-1].value
+    assert value != info.default
+    flag = "--" + info.name.replace("_", "-")
+    if isinstance(value, bool):
+        return ([flag] if value else [flag.replace("--", "--no-", 1)]), value
+    return [flag, str(value)], value
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "tournament"])
+def test_the_option_flags_of_every_command_come_from_option_info(command: str) -> None:
+    words: list[str] = []
+    expected: dict[str, Any] = {}
+    for info in VARIANTS:
+        flags, value = other_value_flags(info)
+        words += flags
+        expected[info.name] = value
+    extra = ["--bots", "random,random,random"] if command == "tournament" else []
+    args = build_parser().parse_args([command, "--players", "3", *extra, *words])
+    assert _options_from_args(args) == cr.GameOptions(num_players=3, **expected)
+    defaults = build_parser().parse_args([command, "--players", "3", *extra])
+    assert _options_from_args(defaults) == cr.GameOptions(num_players=3)
+
+
+def test_refill_trigger_and_same_dealer_reach_the_demo(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dealt: list[cr.GameOptions] = []
+    real_new_game = cr.new_game
+
+    def new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
+        dealt.append(options)
+        return real_new_game(options, seed)
+
+    monkeypatch.setattr(cr, "new_game", new_game)
+    flags = ["--refill-trigger", "same_species_lay", "--next-round-first-player", "same_dealer"]
+    out = run_cli(capsys, "demo", "--players", "3", "--seed", "4", *flags)
+    assert dealt == [
+        cr.GameOptions(
+            num_players=3, refill_trigger="same_species_lay", next_round_first_player="same_dealer"
+        )
+    ]
+    lines = out.splitlines()
+    assert lines[0].endswith("--players 3 --seed 4 " + " ".join(flags))
+    assert lines[1] == (
+        "CuBirds, 3 players. Options: refill_trigger=same_species_lay, "
+        "next_round_first_player=same_dealer"
+    )
+
+
+def test_refill_trigger_and_same_dealer_reach_play_and_tournament(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = cr.GameOptions(
+        num_players=2, refill_trigger="same_species_lay", next_round_first_player="same_dealer"
+    )
+    flags = ["--refill-trigger", "same_species_lay", "--next-round-first-player", "same_dealer"]
+    played: list[cr.GameOptions] = []
+    monkeypatch.setattr(
+        "cuckoo_rules.terminal.play_interactive",
+        lambda options, *args, **kwargs: played.append(options),
+    )
+    run_cli(capsys, "play", "--players", "2", "--seed", "3", *flags)
+    assert played == [expected]
+
+    real_run = bots.run_tournament
+    toured: list[cr.GameOptions] = []
+
+    def run_tournament(options: cr.GameOptions, *args: Any, **kwargs: Any) -> Any:
+        toured.append(options)
+        return real_run(options, *args, **kwargs)
+
+    monkeypatch.setattr(bots, "run_tournament", run_tournament)
+    tournament = ["--bots", "random,random", "--games", "2", "--no-progress", "--seed", "1"]
+    out = run_cli(capsys, "tournament", "--players", "2", *tournament, *flags)
+    assert toured == [expected]
+    assert "options: refill_trigger=same_species_lay, next_round_first_player=same_dealer" in out
+
+
+def test_play_help_shows_every_option_text(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc_info:
+        main(["play", "--help"])
+    assert exc_info.value.code == 0
+    # argparse wraps the help (after spaces and hyphens): compare without the white space.
+    out = "".join(capsys.readouterr().out.split())
+
+    def shown(text: str) -> bool:
+        return "".join(text.split()) in out
+
+    for info in VARIANTS:
+        flags, _ = other_value_flags(info)
+        assert shown(flags[0]), info.name
+        assert shown(info.description), info.name
+        for choice in info.choices:
+            if isinstance(choice.value, bool) and choice.value == info.default:
+                continue  # a switch's help says what the flag turns the option to
+            assert shown(f"{choice.value}: {choice.text}" if len(flags) == 2 else choice.text)
+        if len(flags) == 2:
+            assert shown(f"Default: {info.default}."), info.name
+
+
 # --------------------------------------------------------------------------- play
 
 
@@ -275,7 +381,8 @@ def test_bad_play_arguments_are_usage_errors(
         (["demo", "--players", "two"], "argument --players: invalid int value: 'two'"),
         (["demo", "--seed", "-1"], "argument --seed: -1 is not an integer in [0, 2**64)"),
         (["demo", "--seed", str(2**64)], "argument --seed: 18446744073709551616 is not"),
-        (["demo", "--initial-row-length", "5"], "argument --initial-row-length: 5 is not in"),
+        (["demo", "--initial-row-length", "5"], "argument --initial-row-length: invalid choice"),
+        (["demo", "--refill-trigger", "lay"], "argument --refill-trigger: invalid choice: 'lay'"),
         (["demo", "--round-end-timing", "later"], "argument --round-end-timing: invalid choice"),
         (["demo", "--setup-duplicates-to", "box"], "argument --setup-duplicates-to: invalid"),
         (["demo", "--next-round-first-player", "x"], "argument --next-round-first-player: inv"),

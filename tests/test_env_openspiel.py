@@ -97,9 +97,40 @@ def test_rule_variants_are_game_parameters() -> None:
     assert load().num_players() == 2  # every parameter has a default
 
 
+def test_refill_trigger_and_same_dealer_are_game_parameters() -> None:
+    game = pyspiel.load_game(
+        f"{GAME}(players=3,refill_trigger=same_species_lay,next_round_first_player=same_dealer)"
+    )
+    expected = cr.GameOptions(
+        num_players=3, refill_trigger="same_species_lay", next_round_first_player="same_dealer"
+    )
+    assert game.options == expected
+    assert game.get_parameters()["refill_trigger"] == "same_species_lay"
+    state = dealt(game)
+    assert state.engine_state.options == expected
+    assert '"refill_trigger":"same_species_lay"' in state.information_state_string(0)
+    first_dealer, rounds = state.engine_state.dealer, 1
+    for later in random_walk(state.clone(), random.Random(3)):
+        assert later.engine_state.options == expected
+        assert later.engine_state.dealer == first_dealer  # "same_dealer": every round
+        rounds = later.engine_state.round
+    assert rounds > 1
+    parameters = load().get_parameters()
+    for name, value in cr.GameOptions(num_players=2).to_json().items():
+        if name != "num_players":
+            assert parameters[name] == value, name
+
+
 @pytest.mark.parametrize(
     "params",
-    [{"players": 6}, {"players": 1}, {"round_end_timing": "never"}, {"max_turns": 0}],
+    [
+        {"players": 6},
+        {"players": 1},
+        {"round_end_timing": "never"},
+        {"refill_trigger": "lay"},
+        {"next_round_first_player": "dealer"},
+        {"max_turns": 0},
+    ],
 )
 def test_bad_parameters_are_refused(params: dict[str, Any]) -> None:
     with pytest.raises(cr.InvalidOptionsError):
@@ -353,11 +384,15 @@ def test_a_seat_remembers_its_own_draws_and_not_the_others() -> None:
         for seat in range(3):
             line = json.loads(state.information_state_string(seat).split("\n")[-2])
             drew = [e for e in line if e["type"] == "drew"]
-            assert len(drew) == 1
-            if seat == drawer:
-                assert len(drew[0]["cards"]) == drew[0]["count"] > 0
-            else:
-                assert drew[0]["cards"] is None
+            # One event per pile the cards came from: two when the draw empties the pile.
+            kinds = [e["type"] for e in line if e["type"] in ("drew", "reshuffled")]
+            assert kinds in (["drew"], ["reshuffled", "drew"], ["drew", "reshuffled", "drew"])
+            assert sum(e["count"] for e in drew) <= 2
+            for event in drew:
+                if seat == drawer:
+                    assert len(event["cards"]) == event["count"] > 0
+                else:
+                    assert event["cards"] is None
     assert draws > 5
 
 
@@ -418,7 +453,7 @@ def test_what_a_seat_is_told_does_not_depend_on_cards_it_cannot_see(players: int
 def learned(state: osp.CuBirdsState, seat: int) -> cr.Knowledge:
     """What ``seat`` learned from the history of ``state``, replayed with the engine."""
     engine = cr.new_game(state.engine_state.options, state.engine_state.seed)
-    knowledge = cr.Knowledge.start(engine.num_players)
+    knowledge = cr.Knowledge.at_setup(engine)  # the duplicates set aside are known
     for action in state.history()[1:]:  # the first action is the deal
         engine, events = cr.step(engine, cr.action_from_id(action))
         knowledge = cr.learn(knowledge, cr.visible_events(events, seat), seat)
@@ -428,7 +463,7 @@ def learned(state: osp.CuBirdsState, seat: int) -> cr.Knowledge:
 
 def test_resampled_hands_agree_with_the_history() -> None:
     """A seat that laid all its birds of a species holds none in a resampled state."""
-    limited = 0
+    limited = placed = 0
     for sample in sample_states(4, seed=9, count=12):
         for seat in range(4):
             knowledge = learned(sample, seat)
@@ -447,7 +482,9 @@ def test_resampled_hands_agree_with_the_history() -> None:
                         )
                         assert knowledge.allows(other, hidden), (seat, other, hidden)
                 assert all(map(int.__le__, knowledge.known_discards, engine.discard_pile))
+                placed += any(knowledge.known_discards)
     assert limited > 10  # the histories did rule cards out
+    assert placed > 10  # and put known cards in the discard pile
 
 
 def test_resampling_keeps_the_information_state_and_redraws_the_rest() -> None:

@@ -24,6 +24,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import cuckoo_rules as cr
+from cuckoo_rules.options import OptionChoice, OptionInfo, option_info
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, hash_token
 from tests.documents import all_keys
@@ -209,6 +210,36 @@ def test_bots_lists_the_bot_kinds(client: TestClient) -> None:
     response = client.get("/api/bots")
     assert response.status_code == 200
     assert response.json() == {"bots": list(cr.bots.BOT_KINDS)}
+
+
+def test_meta_describes_every_option_as_option_info_does(client: TestClient) -> None:
+    response = client.get("/api/meta")
+    assert response.status_code == 200
+    document = response.json()
+    assert list(document) == ["options"]
+    described = tuple(
+        OptionInfo(
+            name=option["name"],
+            label=option["label"],
+            description=option["description"],
+            default=option["default"],
+            choices=tuple(OptionChoice(c["value"], c["text"]) for c in option["choices"]),
+        )
+        for option in document["options"]
+    )
+    assert described == option_info()
+    for option, info in zip(document["options"], option_info(), strict=True):
+        assert list(option) == ["name", "label", "description", "default", "choices"]
+        assert type(option["default"]) is type(info.default), info.name  # 1 is not true
+        assert [type(c["value"]) for c in option["choices"]] == [type(v) for v in info.values]
+    by_name = {option["name"]: option for option in document["options"]}
+    assert by_name["num_players"]["default"] is None
+    assert [c["value"] for c in by_name["refill_trigger"]["choices"]] == [
+        "capture",
+        "same_species_lay",
+    ]
+    assert "same_dealer" in [c["value"] for c in by_name["next_round_first_player"]["choices"]]
+    assert [o["name"] for o in document["options"]] == list(cr.GameOptions(num_players=2).to_json())
 
 
 def test_the_browser_client_is_served_when_present(client: TestClient) -> None:
@@ -578,3 +609,29 @@ def test_a_corrupt_database_is_not_served(db: Path) -> None:
         match=rf"table '{table}': actions\[\d+\] \(move \d+, turn \d+\): .* is not legal",
     ):
         create_app(db)
+
+
+# --------------------------------------------------------------------------- hostile bodies
+
+
+def test_a_body_nested_2000_deep_is_refused(client: TestClient, db: Path) -> None:
+    before = row_counts(db)
+    response = client.post("/api/tables", content=b"[" * 2000)
+    assert response.status_code == 400, response.text
+    assert response.json() == {
+        "error": "body: invalid JSON at line 1, column 65 (char 64): arrays and objects "
+        "nested more than 64 levels deep"
+    }
+    assert row_counts(db) == before
+
+
+def test_a_seed_of_4301_digits_is_refused(client: TestClient, db: Path) -> None:
+    before = row_counts(db)
+    body = b'{"seats": ["human", "greedy"], "seed": ' + b"9" * 4301 + b"}"
+    response = client.post("/api/tables", content=body)
+    assert response.status_code == 400, response.text
+    assert response.json() == {
+        "error": "body: invalid JSON at line 1, column 40 (char 39): a number with 4301 "
+        "digits in a row (at most 40)"
+    }
+    assert row_counts(db) == before

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
+import cuckoo_rules as cr
+from cuckoo_rules.options import option_info
 from tests.conftest import ROOT
 from tests.servers import serve
 
@@ -136,14 +138,32 @@ class Problems:
 # --------------------------------------------------------------------------- helpers
 
 
-def create_table(page: Page, url: str, seats: list[str], seed: int) -> None:
-    """Fill in the new-game form and start: seat 0 is this page, the others ``seats``."""
+def create_table(
+    page: Page,
+    url: str,
+    seats: list[str],
+    seed: int,
+    variants: dict[str, str | bool] | None = None,
+) -> None:
+    """Fill in the new-game form and start: seat 0 is this page, the others ``seats``.
+
+    ``variants`` gives rule variants to choose in the form (a select's value, or whether
+    a checkbox is ticked).
+    """
     page.goto(url)
     page.wait_for_selector("#seat-1 option[value='random']", state="attached")
     page.select_option("#num-players", str(len(seats) + 1))
     for seat, kind in enumerate(seats, start=1):
         page.select_option(f"#seat-{seat}", kind)
     page.fill("#seed", str(seed))
+    if variants:
+        page.wait_for_selector("#variant-fields [data-option]", state="attached")
+        page.locator("details.variants").evaluate("details => { details.open = true; }")
+        for name, value in variants.items():
+            if isinstance(value, bool):
+                page.set_checked(f"#opt-{name}", value)
+            else:
+                page.select_option(f"#opt-{name}", value)
     page.click("#start")
     page.wait_for_selector("#rows > li.row")
     page.wait_for_function("document.body.dataset.renders !== '0'")
@@ -209,6 +229,39 @@ CLIPPED_NAMES = """
 def page_width(page: Page) -> int:
     width: int = page.evaluate("document.documentElement.scrollWidth")
     return width
+
+
+TABLE_OPTIONS = """
+    async () => {
+        const fragment = new URLSearchParams(window.location.hash.slice(1));
+        const headers = { Authorization: `Bearer ${fragment.get("token")}` };
+        const response = await fetch(`/api/tables/${fragment.get("table")}`, { headers });
+        return (await response.json()).view.options;
+    }
+"""
+
+
+def check_variant_form(page: Page) -> None:
+    """The rule variants are built from ``/api/meta``: a field per option, in order."""
+    page.wait_for_selector("#opt-refill_trigger", state="attached")
+    page.click("details.variants summary")
+    fields = page.locator("#variant-fields [data-option]")
+    names = fields.evaluate_all("fields => fields.map(field => field.dataset.option)")
+    assert names == [info.name for info in option_info() if info.name != "num_players"]
+    info = {info.name: info for info in option_info()}["refill_trigger"]
+    select = page.locator("#opt-refill_trigger")
+    assert select.is_visible()
+    assert page.locator("label[for='opt-refill_trigger']").inner_text() == info.label
+    choices = select.locator("option")
+    values = choices.evaluate_all("options => options.map(option => option.value)")
+    assert values == ["capture", "same_species_lay"]
+    assert choices.all_inner_texts() == [f"{info.choices[0].text} (standard)", info.choices[1].text]
+    assert select.input_value() == "capture"
+    dealer = page.locator("#opt-next_round_first_player option[value='same_dealer']")
+    assert dealer.count() == 1
+    assert page.locator("#opt-optional_draw_if_adjacent[data-type='bool']").is_checked()
+    assert not page.locator("#opt-always_prompt_flock").is_checked()
+    assert page.locator("#opt-initial_row_length[data-type='int']").input_value() == "3"
 
 
 # --------------------------------------------------------------------------- tests
@@ -285,7 +338,18 @@ def test_phone_layout_share_links_reload_and_keyboard(
         page.goto(server_url)
         page.wait_for_selector("#seat-1 option[value='greedy']", state="attached")
         assert page_width(page) <= PHONE["width"]
-        create_table(page, server_url, ["greedy", "human"], seed=11)
+        check_variant_form(page)
+        assert page_width(page) <= PHONE["width"]  # the variants open
+        variants: dict[str, str | bool] = {
+            "refill_trigger": "same_species_lay",
+            "next_round_first_player": "same_dealer",
+            "optional_draw_if_adjacent": False,
+        }
+        create_table(page, server_url, ["greedy", "human"], seed=11, variants=variants)
+        assert page.evaluate(TABLE_OPTIONS) == {
+            **cr.GameOptions(num_players=3).to_json(),
+            **variants,
+        }
         assert page_width(page) <= PHONE["width"]
 
         # The other human seat gets a link; opening it joins that seat.

@@ -25,12 +25,12 @@ import random
 import secrets
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import get_args
+from typing import Any
 
 import cuckoo_rules as cr
 
 from . import bots, terminal
-from .options import NextRoundFirstPlayer, RoundEndTiming, SetupDuplicatesTo
+from .options import OptionInfo, option_info
 from .rng import SEED_LIMIT
 
 __all__ = [
@@ -148,72 +148,61 @@ def _add_no_color_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-color", action="store_true", help="do not colour the species")
 
 
+_VARIANTS: tuple[OptionInfo, ...] = tuple(
+    info for info in option_info() if info.name != "num_players"
+)
+"""The rule variants, one flag each; ``num_players`` is ``--players``."""
+
+
+def _flag(name: str) -> str:
+    """The flag of an option: ``round_end_timing`` -> ``--round-end-timing``."""
+    return "--" + name.replace("_", "-")
+
+
+def _help_text(text: str) -> str:
+    """``text`` made safe for argparse's ``%`` formatting of help strings."""
+    return text.replace("%", "%%")
+
+
 def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare one flag per rule variant of :class:`cuckoo_rules.GameOptions`."""
+    """Declare one flag per rule variant of :class:`cuckoo_rules.GameOptions`.
+
+    The flags, their values and their help are made from
+    :func:`cuckoo_rules.options.option_info`: an option with words or numbers as values
+    is ``--name VALUE``; a yes-or-no option is a switch to its other value,
+    ``--no-name`` when it is on by default and ``--name`` when it is off.
+    """
     group = parser.add_argument_group("rule variants (see rules.md)")
-    group.add_argument(
-        "--initial-row-length",
-        type=int,
-        default=_DEFAULTS.initial_row_length,
-        metavar="{3,4}",
-        help="cards in each row at setup (default: %(default)s)",
-    )
-    group.add_argument(
-        "--setup-duplicates-to",
-        choices=get_args(SetupDuplicatesTo),
-        default=_DEFAULTS.setup_duplicates_to,
-        help="where cards set aside while building the rows go (default: %(default)s)",
-    )
-    group.add_argument(
-        "--no-optional-draw-if-adjacent",
-        dest="optional_draw_if_adjacent",
-        action="store_false",
-        help="offer the optional draw only when the laid species was absent from the row",
-    )
-    group.add_argument(
-        "--round-end-timing",
-        choices=get_args(RoundEndTiming),
-        default=_DEFAULTS.round_end_timing,
-        help=(
-            "when an empty hand ends the round: at the end of the turn, or at once after a "
-            "lay that captured nothing (default: %(default)s)"
-        ),
-    )
-    group.add_argument(
-        "--no-exhaustion-counts-discard",
-        dest="exhaustion_counts_discard",
-        action="store_false",
-        help="count only the draw pile when checking whether a new round can be dealt",
-    )
-    group.add_argument(
-        "--next-round-first-player",
-        choices=get_args(NextRoundFirstPlayer),
-        default=_DEFAULTS.next_round_first_player,
-        help="who takes the first turn of a new round (default: %(default)s)",
-    )
-    group.add_argument(
-        "--always-prompt-flock",
-        action="store_true",
-        help="offer the flock step every turn, with pass as the only choice if no flock",
-    )
+    for info in _VARIANTS:
+        default = info.default
+        if type(default) is bool:
+            (other,) = (choice for choice in info.choices if choice.value is not default)
+            flag = _flag(info.name).replace("--", "--no-", 1) if default else _flag(info.name)
+            group.add_argument(
+                flag,
+                dest=info.name,
+                action="store_false" if default else "store_true",
+                help=_help_text(f"{info.description} With this flag: {other.text}."),
+            )
+            continue
+        values = "; ".join(f"{choice.value}: {choice.text}" for choice in info.choices)
+        group.add_argument(
+            _flag(info.name),
+            type=int if type(default) is int else str,
+            choices=list(info.values),
+            default=default,
+            help=_help_text(f"{info.description} {values}. Default: {default}."),
+        )
 
 
 def _options_from_args(args: argparse.Namespace) -> cr.GameOptions:
-    """Build the game options from the parsed arguments.
+    """Build the game options from the parsed arguments (``--players`` and every variant).
 
     Raises:
         InvalidOptionsError: If a value is out of range.
     """
-    return cr.GameOptions(
-        num_players=args.players,
-        initial_row_length=args.initial_row_length,
-        setup_duplicates_to=args.setup_duplicates_to,
-        optional_draw_if_adjacent=args.optional_draw_if_adjacent,
-        round_end_timing=args.round_end_timing,
-        exhaustion_counts_discard=args.exhaustion_counts_discard,
-        next_round_first_player=args.next_round_first_player,
-        always_prompt_flock=args.always_prompt_flock,
-    )
+    variants: dict[str, Any] = {info.name: getattr(args, info.name) for info in _VARIANTS}
+    return cr.GameOptions(num_players=args.players, **variants)
 
 
 def _checked_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> cr.GameOptions:

@@ -15,10 +15,11 @@ It needs OpenSpiel and NumPy: ``pip install 'cuckoo-rules[openspiel]'``.
 
 **Parameters.** ``players`` (2 to 5, default 2), every rule variant of
 :class:`~cuckoo_rules.GameOptions` under its own name (``initial_row_length``,
-``setup_duplicates_to``, ``optional_draw_if_adjacent``, ``round_end_timing``,
-``exhaustion_counts_discard``, ``next_round_first_player``, ``always_prompt_flock``, with
-the same values and defaults), ``max_turns`` (default :data:`DEFAULT_MAX_TURNS`) and
-``rng_seed`` (default 0), for example
+``setup_duplicates_to``, ``optional_draw_if_adjacent``, ``refill_trigger``,
+``round_end_timing``, ``exhaustion_counts_discard``, ``next_round_first_player``,
+``always_prompt_flock``, with the same values and defaults, as
+:func:`cuckoo_rules.options.option_info` describes them), ``max_turns`` (default
+:data:`DEFAULT_MAX_TURNS`) and ``rng_seed`` (default 0), for example
 ``pyspiel.load_game("python_cuckoo_rules(players=4,round_end_timing=immediate)")``.
 
 **Chance.** The game is ``SAMPLED_STOCHASTIC``, as OpenSpiel calls games whose chance
@@ -123,10 +124,10 @@ from ..actions import (
     action_from_id,
     action_id,
 )
-from ..cards import NUM_SPECIES
-from ..codec import encode_event, encode_view
+from ..cards import NUM_SPECIES, SPECIES
+from ..codec import encode_counts, encode_event, encode_view
 from ..engine import _most_cards_winners, new_game, step, winner_shares
-from ..errors import InvalidOptionsError
+from ..errors import InvalidOptionsError, ViewError
 from ..events import (
     DeclinedDraw,
     DeclinedFlock,
@@ -361,11 +362,14 @@ class _Record:
             )
             # Mostly cached already: look the redacted steps up without a call each.
             seen = tuple([s._redacted.get(seat) or s.redacted_for(seat, n) for s in self.steps])
-            past = self._pasts[seat] = (deal, seen, _learned(self.steps, seen, seat, n))
+            known = _learned(self.steps, seen, seat, n, deal[seat])
+            past = self._pasts[seat] = (deal, seen, known)
         return past
 
 
-def _learned(steps: tuple[_Step, ...], seen: tuple[_Step, ...], seat: int, n: int) -> Knowledge:
+def _learned(
+    steps: tuple[_Step, ...], seen: tuple[_Step, ...], seat: int, n: int, deal_line: str
+) -> Knowledge:
     """What ``seat`` learned from ``seen`` (``steps`` as it saw them), cached on ``steps``.
 
     The last step keeps the result, so that a later record, whose steps go on from these,
@@ -374,7 +378,7 @@ def _learned(steps: tuple[_Step, ...], seen: tuple[_Step, ...], seat: int, n: in
     done = len(steps)
     while done and seat not in steps[done - 1]._known:
         done -= 1
-    known = steps[done - 1]._known[seat] if done else Knowledge.start(n)
+    known = steps[done - 1]._known[seat] if done else _known_at_deal(deal_line, n)
     if done < len(steps):
         known = learn(known, (event for move in seen[done:] for event in move.events), seat)
         steps[-1]._known[seat] = known
@@ -382,7 +386,27 @@ def _learned(steps: tuple[_Step, ...], seen: tuple[_Step, ...], seat: int, n: in
 
 
 def _deal_lines(engine: GameState) -> tuple[str, ...]:
-    return tuple(_to_json(encode_view(observe(engine, seat))) for seat in range(engine.num_players))
+    """Each seat's first line of history: its view of the deal, and the cards set aside.
+
+    The duplicates set aside while the rows were built went to the discard pile face up,
+    so every seat knows them (rules §6): they are part of each seat's information. A game
+    taken up from a later state (:meth:`CuBirdsGame.state_from_engine`) shows none: nothing
+    is known there beyond the view.
+    """
+    try:
+        set_aside = encode_counts(Knowledge.at_setup(engine).known_discards)
+    except ViewError:  # not a freshly dealt game
+        set_aside = {}
+    return tuple(
+        _to_json({**encode_view(observe(engine, seat)), "set_aside": set_aside})
+        for seat in range(engine.num_players)
+    )
+
+
+def _known_at_deal(deal_line: str, n: int) -> Knowledge:
+    """What a seat knows beyond its view right after the deal (from its deal line)."""
+    set_aside = json.loads(deal_line)["set_aside"]
+    return Knowledge.start(n, tuple(set_aside.get(s.value, 0) for s in SPECIES))
 
 
 # --------------------------------------------------------------------------- the game
@@ -786,6 +810,7 @@ class _Tally:
     def add(self, events: tuple[Event, ...]) -> None:
         """Count the events of one move."""
         seats = self.seats
+        drew = False  # a draw that empties the draw pile has two Drew events: one draw
         for event in events:
             kind = type(event)
             if kind is Laid:
@@ -796,9 +821,10 @@ class _Tally:
             elif kind is Drew:
                 assert isinstance(event, Drew)
                 row = seats[event.player]
-                row[_DRAWS] += 1
+                row[_DRAWS] += not drew
                 row[_CARDS_DRAWN] += event.count
                 row[_LAST] = _DRAW_ID
+                drew = True
             elif kind is DeclinedDraw:
                 assert isinstance(event, DeclinedDraw)
                 row = seats[event.player]

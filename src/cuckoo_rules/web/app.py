@@ -5,6 +5,10 @@ Routes (every API answer is JSON; every error is ``{"error": "<what and where>"}
 - ``GET /``: the browser client (``static/index.html``); ``GET /static/...``: its files.
 - ``GET /api/bots``: ``{"bots": ["random", "greedy", "ismcts"]}``, the bot kinds a seat
   may name.
+- ``GET /api/meta``: ``{"options": [{"name", "label", "description", "default",
+  "choices": [{"value", "text"}, ...]}, ...]}``, every game option with what each of its
+  values means, in the order of the JSON ``options`` object (:func:`meta_document`); the
+  browser client builds its form of rule variants from it.
 - ``POST /api/tables`` with ``{"seats": ["human", "greedy"], "options": {...},
   "seed": 42}`` (``options`` and ``seed`` optional): ``201`` and ``{"table": id,
   "seats": [...], "tokens": {"0": token}}``, one secret token per human seat.
@@ -44,8 +48,10 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..bots.specs import BOT_KINDS
-from ..codec import _loads_strict, decode_action
+from ..codec import decode_action
 from ..errors import DecodeError
+from ..jsontext import loads
+from ..options import option_info
 from .tables import (
     ApiError,
     BadRequest,
@@ -56,7 +62,7 @@ from .tables import (
     parse_new_table,
 )
 
-__all__ = ["MAX_BODY", "STATIC_DIR", "create_app"]
+__all__ = ["MAX_BODY", "STATIC_DIR", "create_app", "meta_document"]
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes (larger ones get 413)."""
@@ -86,7 +92,7 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
     Example:
         >>> app = create_app(":memory:")
         >>> [getattr(route, "path", None) for route in app.routes]
-        ['/', '/api/bots', '/api/tables', '/api/tables/{table_id}',
+        ['/', '/api/bots', '/api/meta', '/api/tables', '/api/tables/{table_id}',
          '/api/tables/{table_id}/actions', '/static']
         >>> app.state.lobby.close()
     """
@@ -103,6 +109,7 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
     routes: list[BaseRoute] = [
         Route("/", _index, methods=["GET"]),
         Route("/api/bots", api.bots, methods=["GET"]),
+        Route("/api/meta", _meta, methods=["GET"]),
         Route("/api/tables", api.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", api.get_table, methods=["GET"]),
         Route("/api/tables/{table_id}/actions", api.post_action, methods=["POST"]),
@@ -119,6 +126,39 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
     )
     app.state.lobby = lobby
     return app
+
+
+def meta_document() -> dict[str, Any]:
+    """Return the answer of ``GET /api/meta``: every game option, described.
+
+    It is :func:`cuckoo_rules.options.option_info` as JSON: one object per option, in the
+    order of the JSON ``options`` object, with its ``name``, ``label``, ``description``,
+    ``default`` (``null`` for the required ``num_players``) and ``choices``, each a
+    ``{"value", "text"}`` object, the default first.
+
+    Example:
+        >>> options = {o["name"]: o for o in meta_document()["options"]}
+        >>> options["refill_trigger"]["default"], options["num_players"]["default"]
+        ('capture', None)
+        >>> options["refill_trigger"]["choices"][0]
+        {'value': 'capture', 'text': 'a capture'}
+    """
+    return {
+        "options": [
+            {
+                "name": info.name,
+                "label": info.label,
+                "description": info.description,
+                "default": info.default,
+                "choices": [{"value": c.value, "text": c.text} for c in info.choices],
+            }
+            for info in option_info()
+        ]
+    }
+
+
+async def _meta(request: Request) -> Response:
+    return _json(meta_document())
 
 
 class _Api:
@@ -185,7 +225,7 @@ class _Api:
         if not body:
             raise BadRequest("body: empty; send a JSON object")
         try:
-            return _loads_strict(body)
+            return loads(body)
         except DecodeError as error:
             raise BadRequest(f"body: {error}") from None
 

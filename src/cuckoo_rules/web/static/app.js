@@ -1,7 +1,7 @@
 /* The CuBirds browser client of `cuckoo-rules serve`: plain JavaScript, no framework.
  *
- * The page talks to the JSON API (/api/bots, /api/tables, /api/tables/ID and
- * /api/tables/ID/actions), keeps the table id and the seat's token in the URL fragment
+ * The page talks to the JSON API (/api/bots, /api/meta, /api/tables, /api/tables/ID and
+ * /api/tables/ID/actions), builds its form of rule variants from /api/meta, keeps the table id and the seat's token in the URL fragment
  * (#table=ID&token=TOKEN) so that a reload resumes the game, and renders the seat's view.
  * The server owns the rules: the page only offers the legal actions it is sent.
  * Every piece of data is put into the page with textContent, never as HTML.
@@ -292,6 +292,54 @@
       select.id = id;
       const label = el("label", { text: `Seat ${seat}`, attrs: { for: id } });
       container.append(el("div", { className: "field" }, label, select));
+    }
+  }
+
+  /** The type of an option's values: "bool", "int" or "str" (as data-type says it). */
+  function optionType(values) {
+    if (values.every((value) => typeof value === "boolean")) return "bool";
+    if (values.every((value) => Number.isInteger(value))) return "int";
+    return "str";
+  }
+
+  /** The field of one option of /api/meta: a checkbox for a yes-or-no option, else a select.
+   * Its id is opt-NAME; data-option names the option and data-type says how to read it. */
+  function variantField(option) {
+    const id = `opt-${option.name}`;
+    const values = option.choices.map((choice) => choice.value);
+    const type = optionType(values);
+    const help = el("p", { className: "help", text: option.description, attrs: { id: `${id}-help` } });
+    const label = el("label", { text: option.label, attrs: { for: id } });
+    const attrs = { id, "data-option": option.name, "aria-describedby": `${id}-help` };
+    if (type !== "str") attrs["data-type"] = type;
+    if (type === "bool") {
+      const input = el("input", { attrs: { ...attrs, type: "checkbox", checked: option.default === true } });
+      return el("div", { className: "check" }, input, el("div", null, label, help));
+    }
+    const select = el("select", { attrs });
+    for (const choice of option.choices) {
+      const standard = choice.value === option.default;
+      const text = standard ? `${choice.text} (standard)` : choice.text;
+      select.append(el("option", { text, attrs: { value: String(choice.value), selected: standard } }));
+    }
+    return el("div", { className: "field" }, label, select, help);
+  }
+
+  /** Build the rule variants from the options of /api/meta (the number of players is set
+   * by the seats, so it has no field here). */
+  function renderVariantFields(options) {
+    const fields = options
+      .filter((option) => option.name !== "num_players" && Array.isArray(option.choices) && option.choices.length)
+      .map(variantField);
+    $("variant-fields").replaceChildren(...fields);
+  }
+
+  async function loadVariants() {
+    try {
+      const data = await api("GET", "/api/meta");
+      renderVariantFields(Array.isArray(data.options) ? data.options : []);
+    } catch (error) {
+      showError(`Could not load the rule variants (${error.message}); games use the standard rules.`);
     }
   }
 
@@ -959,8 +1007,18 @@
           `Round ${event.round} ends: ${who(event.player)} emptied a hand. ` +
           `Hands discarded: ${(event.hand_sizes || []).join(", ")} cards.`
         );
-      case "dealt":
-        return `Round ${event.round}: ${who(event.dealer, "deals")} 8 cards to each player.`;
+      case "dealt": {
+        const sizes = event.hand_sizes || [];
+        if (sizes.every((size) => size === 8)) {
+          return `Round ${event.round}: ${who(event.dealer, "deals")} 8 cards to each player.`;
+        }
+        // A deal that empties the draw pile comes in two parts, around the reshuffle.
+        const total = sizes.reduce((sum, size) => sum + size, 0);
+        return (
+          `Round ${event.round}: ${who(event.dealer, "deals")} ${plural(total, "card")} ` +
+          `from this draw pile (${sizes.join(", ")}).`
+        );
+      }
       case "turn_started":
         return `Turn ${event.turn}: ${seatName(event.player)}`;
       case "game_over":
@@ -1019,6 +1077,7 @@
     document.addEventListener("keydown", () => { app.pointer = false; }, true);
     window.addEventListener("hashchange", openFromFragment);
     loadBots();
+    loadVariants();
     openFromFragment();
   }
 
