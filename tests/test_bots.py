@@ -13,27 +13,20 @@ from hypothesis import strategies as st
 
 import cuckoo_rules as cr
 from cuckoo_rules import bots
+from cuckoo_rules.options import option_info
 from tests.builders import build
 
-# Every rule variant, one at a time, and all the non-defaults together.
+# Every value of every rule variant but its default, one at a time, and all the
+# non-defaults together (the last value of each option).
+_OTHER_VALUES: dict[str, list[object]] = {
+    info.name: [choice.value for choice in info.choices[1:]]
+    for info in option_info()
+    if info.name != "num_players"
+}
 VARIANTS: tuple[dict[str, object], ...] = (
     {},
-    {"initial_row_length": 4},
-    {"setup_duplicates_to": "draw_pile"},
-    {"optional_draw_if_adjacent": False},
-    {"round_end_timing": "immediate"},
-    {"exhaustion_counts_discard": False},
-    {"next_round_first_player": "left_of_round_ender"},
-    {"always_prompt_flock": True},
-    {
-        "initial_row_length": 4,
-        "setup_duplicates_to": "draw_pile",
-        "optional_draw_if_adjacent": False,
-        "round_end_timing": "immediate",
-        "exhaustion_counts_discard": False,
-        "next_round_first_player": "left_of_round_ender",
-        "always_prompt_flock": True,
-    },
+    *({name: value} for name, values in _OTHER_VALUES.items() for value in values),
+    {name: values[-1] for name, values in _OTHER_VALUES.items()},
 )
 
 
@@ -108,7 +101,9 @@ def test_bots_satisfy_the_protocol() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: ",".join(v) or "defaults")
+@pytest.mark.parametrize(
+    "variant", VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "defaults"
+)
 def test_every_bot_plays_legal_games_under_every_option(
     players: int, variant: dict[str, object]
 ) -> None:
