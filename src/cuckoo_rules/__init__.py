@@ -60,12 +60,10 @@ from .codec import (
 from .engine import (
     HAND_SIZE,
     apply,
-    has_won,
     legal_action_mask,
     legal_actions,
     new_game,
     step,
-    winner_shares,
 )
 from .errors import (
     CuckooError,
@@ -89,7 +87,6 @@ from .events import (
     RowRefilled,
     TurnEnded,
     TurnStarted,
-    WinReason,
     visible_events,
 )
 from .knowledge import Knowledge, learn, learn_each
@@ -102,6 +99,7 @@ from .observation import (
     observation_size,
 )
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from .outcome import Outcome, WinReason, has_won, winner_shares
 from .records import (
     RECORD_FORMAT,
     RECORD_VERSION,
@@ -170,6 +168,7 @@ __all__ = [
     "Lay",
     "Metadata",
     "ObservationField",
+    "Outcome",
     "Pass",
     "Phase",
     "PlayedGame",

@@ -812,8 +812,10 @@ def _turn_header(state: cr.GameState) -> str:
 
 def _why_won(state: cr.GameState) -> str:
     """Explain the victory: a winning collection, or the most cards when the cards ran out."""
-    collection = state.collections[state.winners[0]]
-    if not cr.has_won(state.collections[state.current_player]):  # a win ends the game at once
+    outcome = state.outcome
+    assert outcome is not None, "the game is over"
+    collection = state.collections[outcome.winners[0]]
+    if outcome.reason == "most_cards":
         return f"the cards ran out; most cards in a collection: {sum(collection)}"
     reasons = []
     present = [s for s in cr.SPECIES if collection[s.index]]

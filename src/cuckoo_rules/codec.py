@@ -58,9 +58,9 @@ from .events import (
     RowRefilled,
     TurnEnded,
     TurnStarted,
-    WinReason,
 )
 from .options import MAX_PLAYERS, OPTION_NAMES, GameOptions
+from .outcome import WinReason
 from .rng import SEED_LIMIT
 from .state import DECK_COUNTS, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView, _flock_possible, unseen_cards

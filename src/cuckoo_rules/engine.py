@@ -43,9 +43,9 @@ from .events import (
     RowRefilled,
     TurnEnded,
     TurnStarted,
-    WinReason,
 )
 from .options import GameOptions
+from .outcome import has_won, most_cards_winners, win_reason
 from .rng import SEED_LIMIT, shuffle, splitmix64
 from .state import _SMALL, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView
@@ -54,12 +54,10 @@ __all__ = [
     "HAND_SIZE",
     "apply",
     "can_fly_home",
-    "has_won",
     "legal_action_mask",
     "legal_actions",
     "new_game",
     "step",
-    "winner_shares",
 ]
 
 HAND_SIZE = 8
@@ -608,52 +606,6 @@ def _fly_home(state: GameState, species: Species, piles: _Piles) -> GameState:
     return _end_turn(state, hands, known_hands, collections, state.rows, piles)
 
 
-def _win_reason(collection: Counts) -> WinReason:
-    return "seven_species" if sum(1 for count in collection if count) >= 7 else "two_triples"
-
-
-def has_won(collection: Counts) -> bool:
-    """Whether a collection wins: 7 species, or 3 or more cards of each of 2 species (§3.3).
-
-    Example:
-        >>> has_won((3, 0, 3, 0, 0, 0, 0, 0)), has_won((1, 1, 1, 1, 1, 1, 0, 0))
-        (True, False)
-    """
-    species = 0
-    triples = 0
-    for count in collection:
-        if count:
-            species += 1
-            if count >= 3:
-                triples += 1
-    return species >= 7 or triples >= 2
-
-
-def winner_shares(winners: Sequence[int], num_players: int) -> tuple[float, ...]:
-    """Return each seat's share of a victory: ``1 / len(winners)`` for a winner, else 0.
-
-    A victory shared by ``k`` seats is split equally, so the shares of a finished game
-    sum to 1 (up to rounding); with no winners (a game not over) every share is 0.
-
-    Args:
-        winners: The winning seats, such as :attr:`GameState.winners`.
-        num_players: The number of seats.
-
-    Returns:
-        One share per seat, in seat order.
-
-    Example:
-        >>> winner_shares((0, 2), 3)
-        (0.5, 0.0, 0.5)
-        >>> winner_shares((), 2)
-        (0.0, 0.0)
-    """
-    if not winners:
-        return (0.0,) * num_players
-    share = 1.0 / len(winners)
-    return tuple(share if seat in winners else 0.0 for seat in range(num_players))
-
-
 def _end_turn(
     state: GameState,
     hands: tuple[Counts, ...],
@@ -670,7 +622,7 @@ def _end_turn(
         events.append(TurnEnded(p))
     if has_won(collections[p]):
         if events is not None:
-            events.append(GameOver((p,), _win_reason(collections[p])))
+            events.append(GameOver((p,), win_reason(collections[p])))
         return GameState(
             options,
             state.seed,
@@ -711,13 +663,6 @@ def _end_turn(
     return _end_round(state, hands, known_hands, collections, rows, piles)
 
 
-def _most_cards_winners(collections: tuple[Counts, ...]) -> tuple[int, ...]:
-    """The seats with the most cards in their collection (rules §4.2), in seat order."""
-    sizes = [sum(c) for c in collections]
-    best = max(sizes)
-    return tuple(seat for seat, size in enumerate(sizes) if size == best)
-
-
 def _end_round(
     state: GameState,
     hands: tuple[Counts, ...],
@@ -743,7 +688,7 @@ def _end_round(
     if options.exhaustion_counts_discard:
         available += sum(discard)
     if available < HAND_SIZE * n:
-        winners = _most_cards_winners(collections)
+        winners = most_cards_winners(collections)
         if events is not None:
             events.append(GameOver(winners, "most_cards"))
         return GameState(

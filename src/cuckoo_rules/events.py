@@ -12,13 +12,14 @@ Every event encodes to JSON with :func:`cuckoo_rules.encode_event`
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 import attrs
 
 from .actions import Side
 from .cards import Species
 from .errors import ViewError
+from .outcome import WinReason
 from .state import Counts
 
 __all__ = [
@@ -36,12 +37,8 @@ __all__ = [
     "RowRefilled",
     "TurnEnded",
     "TurnStarted",
-    "WinReason",
     "visible_events",
 ]
-
-WinReason = Literal["seven_species", "two_triples", "most_cards"]
-"""Why a game ended: a collection of 7 species, of two triples, or the cards ran out."""
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ import attrs
 from .actions import Phase
 from .cards import NUM_SPECIES, SPECIES, Species
 from .options import GameOptions
+from .outcome import Outcome
 
 __all__ = [
     "DECK_COUNTS",
@@ -138,6 +139,13 @@ class GameState:
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Who won and why, and each seat's share, once the game is over (else ``None``)."""
+        if self.phase is not Phase.GAME_OVER:
+            return None
+        return Outcome.of(self.winners, self.current_player, self.collections)
 
     def hand(self, player: int) -> dict[Species, int]:
         """Return a seat's hand as a ``{species: count}`` dictionary in species order."""

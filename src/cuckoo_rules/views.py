@@ -22,6 +22,7 @@ from .cards import NUM_SPECIES, SPECIES, Species
 from .errors import InvalidOptionsError, ViewError
 from .knowledge import Knowledge
 from .options import GameOptions
+from .outcome import Outcome
 from .rng import SEED_LIMIT, below, continue_shuffle, shuffle, splitmix64, stream_state
 from .state import (
     _SMALL,
@@ -85,6 +86,17 @@ class PlayerView:
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Who won and why, and each seat's share, once the game is over (else ``None``).
+
+        The same as the state's :attr:`~cuckoo_rules.GameState.outcome`: it needs only
+        public facts.
+        """
+        if self.phase is not Phase.GAME_OVER:
+            return None
+        return Outcome.of(self.winners, self.current_player, self.collections)
 
     @property
     def is_my_turn(self) -> bool:

@@ -47,7 +47,8 @@ import attrs
 
 from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
 from ..cards import NUM_SPECIES, SPECIES, Species
-from ..engine import has_won, legal_actions
+from ..engine import legal_actions
+from ..outcome import has_won
 from ..state import _SMALL, Counts, Row
 from ..views import PlayerView, unseen_cards
 from .base import check_view, own_rng

@@ -70,8 +70,9 @@ from ..actions import (
     action_id,
 )
 from ..cards import NUM_SPECIES
-from ..engine import apply, legal_actions, winner_shares
+from ..engine import apply, legal_actions
 from ..knowledge import Knowledge
+from ..outcome import winner_shares
 from ..state import _SMALL, GameState
 from ..views import PlayerView, determinize
 from .base import BotError, check_view, own_rng

@@ -43,8 +43,8 @@ from typing import Any
 
 import attrs
 
-from ..engine import winner_shares
 from ..options import GameOptions
+from ..outcome import winner_shares
 from ..rng import MASK64, SEED_LIMIT, splitmix64, stream_state
 from .base import BotError
 from .play import PlayedGame, play_game

@@ -101,11 +101,12 @@ from ..bots import (
 )
 from ..bots.specs import _parse_specs
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game, step, winner_shares
+from ..engine import apply, new_game, step
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..knowledge import Knowledge, learn_each
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
+from ..outcome import winner_shares
 from ..state import GameState
 from ..views import observe
 from ._common import (

@@ -126,7 +126,7 @@ from ..actions import (
 )
 from ..cards import NUM_SPECIES, SPECIES
 from ..codec import encode_counts, encode_event, encode_view
-from ..engine import _most_cards_winners, new_game, step, winner_shares
+from ..engine import new_game, step
 from ..errors import InvalidOptionsError, ViewError
 from ..events import (
     DeclinedDraw,
@@ -142,6 +142,7 @@ from ..knowledge import Knowledge, learn
 from ..notation import format_action
 from ..observation import ObservationField, encode_observation, observation_layout
 from ..options import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, GameOptions
+from ..outcome import most_cards_winners, winner_shares
 from ..state import GameState, counts_to_dict
 from ..terminal import render_view
 from ..views import PlayerView, determinize, observe
@@ -592,7 +593,7 @@ class CuBirdsState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type 
         if engine.is_over:
             return engine.winners
         if self._ended(engine):
-            return _most_cards_winners(engine.collections)
+            return most_cards_winners(engine.collections)
         return ()
 
     def view(self, player: int) -> PlayerView:

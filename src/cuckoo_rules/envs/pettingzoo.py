@@ -87,10 +87,11 @@ except ModuleNotFoundError as error:
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game, winner_shares
+from ..engine import apply, new_game
 from ..errors import IllegalActionError
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
+from ..outcome import winner_shares
 from ..state import GameState
 from ..views import observe
 from ._common import (
