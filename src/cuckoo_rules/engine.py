@@ -103,7 +103,7 @@ class _Piles:
         self.shuffles = shuffles
         self.events = events  # the event log of this transition, when one is wanted
         self.consumed = 0  # cards taken from earlier draw piles of this transition
-        self.marks: list[tuple[int, int]] = []  # (cards taken before, size) per reshuffle
+        self.marks: list[tuple[int, int]] | None = None  # per reshuffle: (taken before, size)
 
     @classmethod
     def of(cls, state: GameState, events: list[Event] | None) -> _Piles:
@@ -135,7 +135,7 @@ class _Piles:
         self.shuffles += 1
         self.consumed += self.pos
         if self.events is not None:
-            self.marks.append((self.consumed, len(cards)))
+            self.marks = [*(self.marks or ()), (self.consumed, len(cards))]
         self.draw, self.pos, self.discard = cards, 0, EMPTY_COUNTS
         return True
 
@@ -152,13 +152,13 @@ class _Piles:
             return
         start = self.consumed + self.pos - len(cards)  # cards taken before ``cards``
         done = 0
-        for taken_before, size in self.marks:
+        for taken_before, size in self.marks or ():
             cut = taken_before - start
             if cut > done:
                 events.append(event_of(done, cards[done:cut]))
                 done = cut
             events.append(Reshuffled(size))
-        self.marks.clear()
+        self.marks = None
         if len(cards) > done:
             events.append(event_of(done, cards[done:]))
 
@@ -276,13 +276,17 @@ def _deal(piles: _Piles, n: int, dealer: int, round_: int = 1) -> tuple[Counts, 
     from).
     """
     cards = piles.take(HAND_SIZE * n)
+    if piles.events is not None:
 
-    def dealt(offset: int, part: Sequence[Species]) -> Dealt:
-        hands = _hands_of(part, offset, n, dealer)
-        return Dealt(round_, dealer, tuple(map(sum, hands)), hands)
+        def dealt(offset: int, part: Sequence[Species]) -> Dealt:
+            hands = _hands_of(part, offset, n, dealer)
+            return Dealt(round_, dealer, tuple(map(sum, hands)), hands)
 
-    piles.report(cards, dealt)
-    return _hands_of(cards, 0, n, dealer)
+        piles.report(cards, dealt)
+    hands = [EMPTY_COUNTS] * n
+    for k in range(n):
+        hands[(dealer + k) % n] = _add(EMPTY_COUNTS, cards[HAND_SIZE * k : HAND_SIZE * (k + 1)])
+    return tuple(hands)
 
 
 def _hands_of(cards: Sequence[Species], offset: int, n: int, dealer: int) -> tuple[Counts, ...]:
@@ -544,7 +548,8 @@ def _draw(state: GameState, piles: _Piles) -> GameState:
     """Rules §3.1: the optional draw takes the top two cards (fewer if both piles run out)."""
     p = state.current_player
     drawn = piles.take(2)
-    piles.report(drawn, lambda _, cards: Drew(p, len(cards), tuple(cards)))
+    if piles.events is not None:
+        piles.report(drawn, lambda _, cards: Drew(p, len(cards), tuple(cards)))
     hands = _replace(state.hands, p, _add(state.hands[p], drawn))
     return _flock_check(state, hands, state.known_hands, state.rows, piles)
 
