@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
-from cuckoo_rules.bots.greedy import captured_by
+from cuckoo_rules.preview import captured_by
 from tests.test_views import perturb, reachable_states, sample_states, viewers
 
 PHASES = [cr.Phase.LAY, cr.Phase.DRAW, cr.Phase.FLOCK, cr.Phase.GAME_OVER]

@@ -46,6 +46,7 @@ from .events import (
 )
 from .options import GameOptions
 from .outcome import has_won, most_cards_winners, win_reason
+from .preview import birds_home, captured_by
 from .rng import SEED_LIMIT, shuffle, splitmix64
 from .state import _SMALL, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView
@@ -453,17 +454,16 @@ def _lay(
     laid = (species,) * hand[si]
     row = state.rows[row_index]
 
-    captured: tuple[Species, ...]
+    captured: tuple[Species, ...] = ()
     absent = species not in row  # tested first: most lays go where the species is absent
     if absent:
-        captured = ()
         new_row = laid + row if side is Side.LEFT else row + laid
-    elif side is Side.LEFT:  # capture up to the nearest bird of the species
-        nearest = row.index(species)
-        captured, new_row = row[:nearest], laid + row[nearest:]
-    else:
-        nearest = len(row) - 1 - row[::-1].index(species)
-        captured, new_row = row[nearest + 1 :], row[: nearest + 1] + laid
+    else:  # capture up to the nearest bird of the species
+        captured = captured_by(row, species, side) or ()
+        if side is Side.LEFT:
+            new_row = laid + row[len(captured) :]
+        else:
+            new_row = row[: len(row) - len(captured)] + laid
 
     new_hand = list(hand)
     new_hand[si] = 0
@@ -589,7 +589,7 @@ def _fly_home(state: GameState, species: Species, piles: _Piles) -> GameState:
     si = species.index
     hand = state.hands[p]
     count = hand[si]
-    home = 2 if count >= species.big_flock else 1
+    home = birds_home(species, count)
     new_hand = list(hand)
     new_hand[si] = 0
     hands = _replace(state.hands, p, tuple(new_hand))

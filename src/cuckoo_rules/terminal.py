@@ -19,7 +19,7 @@ from typing import TextIO
 import attrs
 
 from .actions import Action, Draw, FlyHome, Lay, Pass, Phase
-from .bots import Bot, captured_by, choose_action, wants_knowledge
+from .bots import Bot, choose_action, wants_knowledge
 from .cards import SPECIES, Species
 from .engine import HAND_SIZE, legal_actions, new_game, step
 from .errors import DecodeError
@@ -41,6 +41,7 @@ from .events import (
 from .knowledge import Knowledge, learn_each
 from .notation import format_action, parse_action
 from .options import GameOptions
+from .preview import preview
 from .records import GameRecord, GameResult, Metadata, dumps_record, replay_steps
 from .state import Counts
 from .views import PlayerView, observe
@@ -217,19 +218,17 @@ def describe_action(action: Action, view: PlayerView) -> str:
         >>> describe_action(Pass(), observe(new_game(GameOptions(num_players=2), 1), 0))
         'pass'
     """
-    if isinstance(action, Lay):
-        count = (view.hand or (0,) * len(SPECIES))[action.species.index]
-        taken = captured_by(view.rows[action.row], action.species, action.side)
-        if not taken:
-            return f"{count} {action.species.value}, captures nothing"
-        cards = " ".join(ABBREVIATIONS[s] for s in taken)
-        return f"{count} {action.species.value}, captures {len(taken)}: {cards}"
+    if isinstance(action, Lay | FlyHome) and view.is_my_turn:
+        held = (view.hand or (0,) * len(SPECIES))[action.species.index]
+        seen = preview(view, action)
+        if isinstance(action, FlyHome):
+            return f"fly {held} {action.species.value} home (keep {seen.birds_home})"
+        if not seen.captured:
+            return f"{held} {action.species.value}, captures nothing"
+        cards = " ".join(ABBREVIATIONS[s] for s in seen.captured)
+        return f"{held} {action.species.value}, captures {len(seen.captured)}: {cards}"
     if isinstance(action, Draw):
         return "draw 2 cards"
-    if isinstance(action, FlyHome):
-        held = (view.hand or (0,) * len(SPECIES))[action.species.index]
-        kept = 2 if held >= action.species.big_flock else 1
-        return f"fly {held} {action.species.value} home (keep {kept})"
     if isinstance(action, Pass):
         return {Phase.DRAW: "do not draw", Phase.FLOCK: "fly no flock home"}.get(view.phase, "pass")
     return format_action(action)

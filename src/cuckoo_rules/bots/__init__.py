@@ -36,6 +36,7 @@ of 0.11 s per decision (at most 0.14 s) with 2 players and 0.13 s (at most 0.18 
 4 players on that machine. The two-player bot uses its seat's knowledge (83.0% without).
 """
 
+from ..preview import captured_by
 from .base import (
     Bot,
     BotError,
@@ -46,7 +47,7 @@ from .base import (
     choose_action,
     wants_knowledge,
 )
-from .greedy import WIN_VALUE, GreedyBot, captured_by, collection_value, hand_value, potential_table
+from .greedy import WIN_VALUE, GreedyBot, collection_value, hand_value, potential_table
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
 from .play import DEFAULT_MAX_TURNS, PlayedGame, play_game
 from .specs import BOT_KINDS, BotKind, BotSpec, make_bot, parse_bot_spec, parse_bot_specs

@@ -46,9 +46,10 @@ import random
 import attrs
 
 from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
-from ..cards import NUM_SPECIES, SPECIES, Species
+from ..cards import NUM_SPECIES, SPECIES
 from ..engine import legal_actions
 from ..outcome import has_won
+from ..preview import captured_by
 from ..state import _SMALL, Counts, Row
 from ..views import PlayerView, unseen_cards
 from .base import check_view, own_rng
@@ -56,7 +57,6 @@ from .base import check_view, own_rng
 __all__ = [
     "WIN_VALUE",
     "GreedyBot",
-    "captured_by",
     "collection_value",
     "hand_value",
     "potential_table",
@@ -147,28 +147,6 @@ def hand_value(hand: Counts, collection: Counts) -> float:
     """
     table = potential_table(collection)
     return sum(table[i][held] for i, held in enumerate(hand) if held)
-
-
-def captured_by(row: Row, species: Species, side: Side) -> tuple[Species, ...] | None:
-    """Return the cards a lay of ``species`` at ``side`` of ``row`` captures.
-
-    Returns:
-        The captured cards (possibly none, when the nearest bird of the species is the
-        end card), or ``None`` when the species is not in the row.
-
-    Example:
-        >>> from cuckoo_rules import Species as S
-        >>> captured_by((S.OWL, S.DUCK, S.ROBIN), S.ROBIN, Side.LEFT)
-        (Species.OWL, Species.DUCK)
-        >>> captured_by((S.OWL, S.DUCK), S.ROBIN, Side.LEFT) is None
-        True
-    """
-    if species not in row:
-        return None
-    if side is Side.LEFT:
-        return row[: row.index(species)]
-    last = len(row) - 1 - row[::-1].index(species)
-    return row[last + 1 :]
 
 
 def _holding_chances(view: PlayerView, seat: int) -> tuple[float, ...]:
