@@ -491,6 +491,7 @@ def _lay(
         rows = _replace_row(state.rows, row_index, new_row)
         return _flock_check(state, hands, known_hands, rows, piles)
 
+    # preview.preview says the same from a view (tests/test_preview.py checks it).
     options = state.options
     if (
         not absent

@@ -97,17 +97,6 @@ class OptionInfo:
         """The values the option accepts, in order."""
         return tuple(choice.value for choice in self.choices)
 
-    def text_of(self, value: OptionValue) -> str:
-        """Return what ``value`` means.
-
-        Raises:
-            KeyError: If the option does not take ``value``.
-        """
-        for choice in self.choices:
-            if choice.value == value and type(choice.value) is type(value):
-                return choice.text
-        raise KeyError(value)
-
 
 def _describe(label: str, description: str, *choices: tuple[OptionValue, str]) -> dict[str, Any]:
     """The field metadata of an option (see :class:`OptionInfo`)."""
@@ -317,7 +306,7 @@ def option_info() -> tuple[OptionInfo, ...]:
     Example:
         >>> [info.name for info in option_info()][:3]
         ['num_players', 'initial_row_length', 'setup_duplicates_to']
-        >>> {i.name: i for i in option_info()}["round_end_timing"].text_of("end_of_turn")
+        >>> {i.name: i for i in option_info()}["round_end_timing"].choices[0].text
         'at the end of the turn'
     """
     return _INFO

@@ -123,6 +123,8 @@ def preview(state: GameState | PlayerView, action: Action) -> ActionPreview:
         left = row[len(captured) :]
     else:
         left = row[: len(row) - len(captured)]
+    # The rest mirrors the engine's lay (kept inline there, on apply's hot path);
+    # tests/test_preview.py checks every legal action of random games against step().
     options = view.options
     piles = view.draw_pile_size + view.discard_pile_size
     refills = captured is not None and (
