@@ -83,13 +83,15 @@ def time_decisions(spec: str, games: int, seed: int, players: int) -> dict[str, 
     times: list[float] = []
 
     class Timed:
-        def __init__(self, bot: cr.Bot) -> None:
+        def __init__(self, bot: bots.Bot) -> None:
             self.bot = bot
-            self.uses_knowledge = bots.wants_knowledge(bot)  # pass the knowledge on
+            inform = getattr(bot, "inform", None)
+            if inform is not None:  # let the bot follow the game as it would alone
+                self.inform = inform
 
-        def choose(self, view: cr.PlayerView, knowledge: cr.Knowledge | None = None) -> cr.Action:
+        def choose(self, view: cr.PlayerView) -> cr.Action:
             begin = time.perf_counter()
-            action = cr.choose_action(self.bot, view, knowledge)
+            action = self.bot.choose(view)
             times.append(time.perf_counter() - begin)
             return action
 

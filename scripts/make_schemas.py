@@ -16,7 +16,10 @@ from typing import Any
 import attrs
 
 import cuckoo_rules as cr
-from cuckoo_rules.codec import _EVENT_TYPES, _OPTIONS_ADDED_IN_2, _VALUES_ADDED_IN_2, READ_VERSIONS
+from cuckoo_rules.codec import EVENT_TYPES as _EVENT_TYPES
+from cuckoo_rules.codec import OPTIONS_ADDED_IN_2 as _OPTIONS_ADDED_IN_2
+from cuckoo_rules.codec import READ_VERSIONS
+from cuckoo_rules.codec import VALUES_ADDED_IN_2 as _VALUES_ADDED_IN_2
 from cuckoo_rules.options import MAX_PLAYERS, MIN_PLAYERS, OptionInfo, option_info
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "cuckoo_rules" / "schema"
@@ -230,6 +233,7 @@ _EVENT_FIELDS: dict[str, Schema] = {
         "items": {"oneOf": [{"$ref": "#/$defs/multiset"}, {"type": "null"}]},
     },
     "known_hands": {"type": "array", "items": {"$ref": "#/$defs/multiset"}},
+    "discarded": {"$ref": "#/$defs/multiset"},
     "winners": {"$ref": "#/$defs/winners"},
     "reason": {"enum": ["seven_species", "two_triples", "most_cards"]},
 }

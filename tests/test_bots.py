@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import random
 from collections.abc import Iterator
 
 import attrs
@@ -15,6 +14,7 @@ import cuckoo_rules as cr
 from cuckoo_rules import bots
 from cuckoo_rules.options import option_info
 from tests.builders import build
+from tests.games import random_game
 
 # Every value of every rule variant but its default, one at a time, and all the
 # non-defaults together (the last value of each option).
@@ -92,11 +92,6 @@ def test_a_bot_refuses_a_state_or_another_seats_view() -> None:
             bot.choose(cr.observe(state, None))
 
 
-def test_bots_satisfy_the_protocol() -> None:
-    for bot in small_bots(0):
-        assert isinstance(bot, cr.Bot)
-
-
 # --------------------------------------------------------------------------- legality
 
 
@@ -109,8 +104,7 @@ def test_every_bot_plays_legal_games_under_every_option(
 ) -> None:
     options = cr.GameOptions(num_players=players, **variant)  # type: ignore[arg-type]
     seed = 17 * players + len(variant)
-    kinds = small_bots(seed)
-    seated = [kinds[(seat + seed) % 3] for seat in range(players)]
+    seated = [small_bots(seed + 3 * seat)[(seat + seed) % 3] for seat in range(players)]
     played = cr.play_game(options, seed, seated)  # raises BotError on an illegal choice
     assert played.final_state.is_over
     assert sum(played.decisions) == len(played.record.actions)
@@ -126,12 +120,7 @@ def test_every_bot_returns_a_legal_action_in_random_states(
     players: int, variant: dict[str, object], seed: int, moves: int
 ) -> None:
     options = cr.GameOptions(num_players=players, **variant)  # type: ignore[arg-type]
-    state = cr.new_game(options, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            return
-        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+    state = random_game(options, seed, rng=seed, max_actions=moves).final
     if state.is_over:
         return
     view = cr.observe(state, state.current_player)
@@ -151,7 +140,7 @@ def test_play_game_names_the_seat_of_an_illegal_choice() -> None:
 
 def test_play_game_checks_the_number_of_bots_and_names() -> None:
     options = cr.GameOptions(num_players=3)
-    with pytest.raises(cr.BotError, match="expected 3 bots"):
+    with pytest.raises(cr.BotError, match="seats: expected 3 seats"):
         cr.play_game(options, 1, [cr.RandomBot(), cr.RandomBot()])
     with pytest.raises(cr.BotError, match="expected 3 strings"):
         cr.play_game(options, 1, [cr.RandomBot()] * 3, names=["a", "b"])

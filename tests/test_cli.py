@@ -14,7 +14,15 @@ import pytest
 
 import cuckoo_rules as cr
 from cuckoo_rules import bots
-from cuckoo_rules.cli import _options_from_args, build_parser, describe_events, main
+from cuckoo_rules.cli import (
+    _options_from_args,
+    build_parser,
+    describe_events,
+    describe_game_over,
+    describe_setup,
+    main,
+)
+from cuckoo_rules.narration import describe_event, species_name
 from cuckoo_rules.options import OptionInfo, option_info
 
 Step = tuple[cr.GameState, cr.Action, cr.GameState]
@@ -45,6 +53,16 @@ def play(players: int, seed: int) -> list[Step]:
     return steps
 
 
+def parse_cards(text: str) -> list[cr.Species]:
+    """Read the narration's list of cards ("3 toucans, 1 owl and 2 ducks") back, in order."""
+    cards: list[cr.Species] = []
+    for item in re.split(r", | and ", text):
+        count = int(item.split()[0])
+        (species,) = (s for s in cr.SPECIES if species_name(s, count) == item)
+        cards += [species] * count
+    return cards
+
+
 def usage_error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     """Run ``main`` with bad ``args``; check the exit status is 2 and return stderr."""
     with pytest.raises(SystemExit) as exc_info:
@@ -63,12 +81,13 @@ def test_demo_prints_the_setup_of_the_seeded_game(capsys: pytest.CaptureFixture[
     state = cr.new_game(cr.GameOptions(num_players=3), 7)
     lines = out.splitlines()
     assert lines[0] == "Seed 7; replay with: cuckoo-rules demo --players 3 --seed 7"
-    assert f"P{state.dealer} deals 8 cards to each player." in lines
+    assert f"Round 1: P{state.dealer} deals 8 cards to each player." in lines
     for index, row in enumerate(state.rows):
         assert f"    row {index}: {' '.join(s.value for s in row)}" in lines
     for seat in range(3):
         ((species, count),) = state.collection(seat).items()
-        assert f"    P{seat}: {count} {species.value} (1 card)" in lines
+        assert f"    P{seat}: {species_name(species, count)} (1 card)" in lines
+    assert describe_setup(state) == describe_setup(cr.observe(state, None)) == lines[1:13]
 
 
 def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,11 +95,9 @@ def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -
     final = play(3, 7)[-1][2]
     (winner,) = final.winners
     game_over = [line for line in out.splitlines() if line.startswith("Game over")]
-    assert game_over == [
-        f"Game over after {final.turn} turns and {final.round} rounds: P{winner} wins "
-        "(3 or more of owl and duck)."
-    ]
-    assert cr.has_won(final.collections[winner])
+    assert game_over == [f"Game over: P{winner} wins (two triples in a collection)."]
+    assert final.outcome == cr.Outcome((winner,), "two_triples", (0.0, 1.0, 0.0))
+    assert f"The game lasted {final.turn} turns over {final.round} rounds." in out
     collections = out.split("Final collections:\n")[1].splitlines()
     assert len(collections) == 3
     assert collections[winner].startswith(f"    P{winner}: ")
@@ -89,20 +106,29 @@ def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize(
     ("players", "seed", "reason"),
     [
-        (2, 1, re.compile(r"P\d wins \(7 species\)")),
-        (3, 1, re.compile(r"P\d wins \(3 or more of \w+ and \w+\)")),
-        (3, 5, re.compile(r"P\d wins \(the cards ran out; most cards in a collection")),
-        (4, 16, re.compile(r"P\d and P\d share the victory \(the cards ran out")),
+        (2, 1, re.compile(r"^Game over: P\d wins \(seven species in a collection\)\.$")),
+        (3, 1, re.compile(r"^Game over: P\d wins \(two triples in a collection\)\.$")),
+        (3, 5, re.compile(r"^Game over: P\d wins \(the cards ran out; most cards in a")),
+        (4, 16, re.compile(r"^Game over: P\d and P\d share the victory \(the cards ran out")),
     ],
 )
 def test_demo_explains_why_the_game_was_won(
     capsys: pytest.CaptureFixture[str], players: int, seed: int, reason: re.Pattern[str]
 ) -> None:
     out = run_demo(capsys, players, seed)
-    assert reason.search(out), out[-600:]
+    assert re.search(reason.pattern, out, re.MULTILINE), out[-600:]
     final = play(players, seed)[-1][2]
-    ran_out = not cr.has_won(final.collections[final.current_player])
-    assert ("needed to deal: the game ends." in out) is ran_out
+    outcome = final.outcome
+    assert outcome is not None
+    # The reason is the engine's outcome, told by the narration.
+    told = describe_event(cr.GameOver(outcome.winners, outcome.reason), None)
+    assert [line for line in out.splitlines() if line.startswith("Game over")] == [told]
+    assert describe_game_over(final)[0] == told
+
+
+def test_describe_game_over_needs_a_finished_game() -> None:
+    with pytest.raises(ValueError, match="not over"):
+        describe_game_over(cr.new_game(cr.GameOptions(num_players=2), 1))
 
 
 def test_demo_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,8 +144,9 @@ def test_demo_narrates_every_turn_round_and_reshuffle(capsys: pytest.CaptureFixt
     first, final = steps[0][0], steps[-1][2]
     headers = re.findall(r"^Turn (\d+) \(round (\d+)\): P(\d)", out, re.MULTILINE)
     assert [int(turn) for turn, _, _ in headers] == list(range(1, final.turn + 1))
-    round_ends = re.findall(r"^\*\* Round (\d+) ends: P\d emptied a hand", out, re.MULTILINE)
-    ran_out = not cr.has_won(final.collections[final.current_player])
+    round_ends = re.findall(r"^Round (\d+) ends: P\d emptied their hand", out, re.MULTILINE)
+    assert final.outcome is not None
+    ran_out = final.outcome.reason == "most_cards"
     assert len(round_ends) == final.round - 1 + ran_out
     reshuffles = out.count("The discard pile is shuffled into a new draw pile.")
     assert reshuffles == final.shuffles - first.shuffles > 0
@@ -136,12 +163,15 @@ def test_lay_narration_matches_the_engine(players: int, seed: int) -> None:
         text = "\n".join(describe_events(cr.step(before, action)[1], after))
         p = before.current_player
         laid = before.hands[p][action.species.index]
-        lay = f"P{p} lays {laid} {action.species.value} on the {action.side.value} of"
+        lay = f"P{p} lays {species_name(action.species, laid)} on the {action.side.value} of"
         assert f"{lay} row {action.row}" in text
         row = " ".join(s.value for s in after.rows[action.row])
         assert f"    row {action.row}: {row}\n" in text + "\n"
+        assert describe_events(cr.step(before, action)[1], cr.observe(after, None)) == (
+            text.splitlines()
+        )
 
-        captures = re.search(rf"P{p} captures ([a-z_ ]+) from row {action.row}\.", text)
+        captures = re.search(rf"{lay} row {action.row} and captures (.+)\.\n", text)
         if after.round == before.round and not after.is_over:
             gained = Counter(after.hand(p))
             gained.subtract(before.hand(p))
@@ -149,13 +179,14 @@ def test_lay_narration_matches_the_engine(players: int, seed: int) -> None:
             expected = Counter({s.value: n for s, n in gained.items() if n})
         else:
             expected = Counter()
-        assert Counter(captures.group(1).split() if captures else []) == expected
+        got = Counter(s.value for s in parse_cards(captures.group(1))) if captures else Counter()
+        assert got == expected
 
-        refill = re.search(r"Row \d is refilled with ([a-z_ ]+)\.", text)
+        refill = re.search(r"Row \d is refilled with (.+)\.", text)
         if refill and after.shuffles == before.shuffles:
             refills += 1
-            cards = refill.group(1).split()
-            assert cards == [s.value for s in before.draw_pile[: len(cards)]]
+            cards = tuple(parse_cards(refill.group(1)))
+            assert cards == before.draw_pile[: len(cards)]
             assert after.rows[action.row][-len(cards) :] == before.draw_pile[: len(cards)]
     assert lays > 20
     assert refills > 0
@@ -167,13 +198,18 @@ def test_demo_draw_and_flock_lines(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.search(r"^  P\d draws 2 cards\.$", out, re.MULTILINE)
     assert not re.search(r"draws \d cards?:", out)
     assert re.search(r"^  P\d does not draw\.$", out, re.MULTILINE)
-    flights = re.findall(r"flies (\d+) (\w+) home, keeping (\d)\.\n    collection: (.*)", out)
+    flights = re.findall(
+        r"flies (\d+ [a-z ]+) home: (\d) to their collection, (\d+) discarded\.\n"
+        r"    collection: (.*)",
+        out,
+    )
     assert flights
-    for revealed, name, home, collection in flights:
-        species = cr.Species(name)
-        assert int(revealed) >= species.small_flock
-        assert int(home) == (2 if int(revealed) >= species.big_flock else 1)
-        assert re.search(rf"\b\d+ {name}\b", collection)
+    for birds, home, discarded, collection in flights:
+        ((species, revealed),) = Counter(parse_cards(birds)).items()
+        assert revealed >= species.small_flock
+        assert int(home) == (2 if revealed >= species.big_flock else 1)
+        assert int(discarded) == revealed - int(home)
+        assert re.search(rf"\b\d+ {species_name(species)}s?\b", collection)
 
 
 # --------------------------------------------------------------------------- seeds and options
@@ -253,13 +289,13 @@ def test_refill_trigger_and_same_dealer_reach_the_demo(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dealt: list[cr.GameOptions] = []
-    real_new_game = cr.new_game
+    real_match = cr.Match
 
-    def new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
+    def match(options: cr.GameOptions, seed: int, seats: list[None]) -> cr.Match:
         dealt.append(options)
-        return real_new_game(options, seed)
+        return real_match(options, seed, seats)
 
-    monkeypatch.setattr(cr, "new_game", new_game)
+    monkeypatch.setattr(cr, "Match", match)
     flags = ["--refill-trigger", "same_species_lay", "--next-round-first-player", "same_dealer"]
     out = run_cli(capsys, "demo", "--players", "3", "--seed", "4", *flags)
     assert dealt == [
@@ -349,7 +385,7 @@ def test_play_seeds_each_bot_from_the_game_seed_and_its_seat(
         cr.make_bot("greedy", bots.derive_seed(5, 1, 2)),
     ]
     assert repr(players) == repr(expected)
-    assert kwargs["names"] == ["random", "you", "greedy"]
+    assert kwargs["names"] == ["random", "human", "greedy"]
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import cuckoo_rules as cr
@@ -425,3 +426,62 @@ def test_decode_action_names_the_path_it_is_given(doc: Any, message: str) -> Non
         cr.decode_action(doc, "moves[2]")
     assert message.replace("action", "moves[2]", 1) in str(info.value)
     assert str(info.value).startswith("moves[2]")
+
+
+# --------------------------------------------------------------------------- the codec package
+
+
+def test_the_key_order_comes_from_the_classes() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)
+    for keys, cls, doc in (
+        (cr.codec.STATE_KEYS, cr.GameState, cr.encode_state(state)),
+        (cr.codec.VIEW_KEYS, cr.PlayerView, cr.encode_view(cr.observe(state, 1))),
+    ):
+        assert keys == ("format", "version", *(field.name for field in attrs.fields(cls)))
+        assert tuple(doc) == keys
+
+
+def test_every_name_codec_exported_is_still_there() -> None:
+    names = [
+        "READ_VERSIONS",
+        "STATE_FORMAT",
+        "STATE_VERSION",
+        "VIEW_FORMAT",
+        "VIEW_VERSION",
+        "decode_action",
+        "decode_event",
+        "decode_options",
+        "decode_state",
+        "decode_view",
+        "encode_action",
+        "encode_counts",
+        "encode_event",
+        "encode_state",
+        "encode_view",
+        "json_schema",
+    ]
+    assert set(names) <= set(cr.codec.__all__)
+    for name in cr.codec.__all__:
+        assert getattr(cr.codec, name) is not None
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"owl": 1, "cuckoo": 1}, "hands[1].cuckoo: unknown species 'cuckoo'"),
+        ({"owl": 0}, "hands[1].owl: count 0 must be omitted"),
+        ({"owl": -1}, "hands[1].owl: count -1 is negative"),
+        ({"owl": True}, "hands[1].owl: expected an integer count, got True"),
+        ([], "hands[1]: expected an object, got []"),
+    ],
+)
+def test_a_multiset_is_read_in_one_place_with_its_path(value: object, message: str) -> None:
+    from cuckoo_rules.codec import _fields
+
+    assert _fields.counts({"owl": 2, "robin": 1}, "hands", 1) == (0, 2, 0, 0, 0, 0, 0, 1)
+    with pytest.raises(cr.DecodeError) as error:
+        _fields.counts(value, "hands", 1)
+    assert str(error.value) == message
+    with pytest.raises(cr.DecodeError) as error:
+        _fields.per_seat([{}, value], "hands", 2)
+    assert str(error.value) == message

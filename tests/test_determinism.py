@@ -5,8 +5,9 @@
   interpreter with a different hash seed.
 - Different seeds deal differently.
 - Nothing depends on the global ``random`` module.
-- States are values: equal states hash alike and work as dictionary keys; ``apply`` and
-  ``legal_actions`` never change their arguments.
+- States are values: equal states hash alike and work as dictionary keys, hold only
+  immutable values of their declared types, and no function of the engine changes a state
+  (or an action) it is given.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,43 +28,23 @@ import pytest
 from hypothesis import given
 
 import cuckoo_rules as cr
-from tests.strategies import OPTIONS, SEEDS
-
-# A seed for the generator that chooses actions (part of the example, so it shrinks).
-CHOOSER = st.integers(0, 2**32 - 1)
+from tests.games import RandomGame, random_game, random_steps
+from tests.strategies import random_games
 
 
 def dumps(state: cr.GameState) -> str:
     return json.dumps(cr.encode_state(state))
 
 
-def random_game(
-    options: cr.GameOptions, seed: int, chooser: int, limit: int = 10_000
-) -> tuple[list[cr.GameState], list[cr.Action]]:
-    """Play up to ``limit`` random legal actions; return every state and the actions."""
-    rng = random.Random(chooser)
-    states = [cr.new_game(options, seed)]
-    actions: list[cr.Action] = []
-    while len(actions) < limit:
-        legal = cr.legal_actions(states[-1])
-        if not legal:
-            break
-        action = rng.choice(legal)
-        actions.append(action)
-        states.append(cr.apply(states[-1], action))
-    return states, actions
-
-
 # --------------------------------------------------------------------------- replays
 
 
-@given(options=OPTIONS, seed=SEEDS, chooser=CHOOSER)
-def test_replay_gives_equal_states_and_identical_json(
-    options: cr.GameOptions, seed: int, chooser: int
-) -> None:
-    states, actions = random_game(options, seed, chooser)
+@given(random_games())
+def test_replay_gives_equal_states_and_identical_json(game: RandomGame) -> None:
+    played = game.play()
+    states, actions = played.states, played.actions
     assert states[-1].is_over
-    again = cr.new_game(options, seed)
+    again = cr.new_game(game.options, game.seed)
     for i, original in enumerate(states):
         assert again == original, f"replay differs after {i} actions"
         assert dumps(again) == dumps(original)
@@ -71,12 +53,11 @@ def test_replay_gives_equal_states_and_identical_json(
             again = cr.apply(again, actions[i])
 
 
-@given(options=OPTIONS, seed=SEEDS, chooser=CHOOSER, cut=st.floats(0, 1))
-def test_resuming_from_json_continues_identically(
-    options: cr.GameOptions, seed: int, chooser: int, cut: float
-) -> None:
+@given(random_games(), st.floats(0, 1))
+def test_resuming_from_json_continues_identically(game: RandomGame, cut: float) -> None:
     """The JSON of a state holds everything the future depends on (reshuffles included)."""
-    states, actions = random_game(options, seed, chooser)
+    played = game.play()
+    states, actions = played.states, played.actions
     k = int(cut * (len(states) - 1))
     again = cr.decode_state(json.loads(dumps(states[k])))
     for i in range(k, len(states)):
@@ -101,12 +82,9 @@ def test_replay_is_identical_in_a_fresh_interpreter_with_another_hash_seed() -> 
         "print(digest.hexdigest())\n"
     )
     digest = hashlib.sha256()
-    for n in range(2, 6):
-        state = cr.new_game(cr.GameOptions(num_players=n), seed=1000 + n)
-        rng = random.Random(n)
-        while not state.is_over:
-            state = cr.apply(state, rng.choice(cr.legal_actions(state)))
-            digest.update(dumps(state).encode())
+    for n in range(2, 6):  # the script plays as tests.games does
+        for step in random_steps(cr.GameOptions(num_players=n), 1000 + n, rng=n, events=False):
+            digest.update(dumps(step.after).encode())
     env = dict(os.environ, PYTHONPATH=str(Path(cr.__file__).resolve().parent.parent))
     for hash_seed in ("0", "4242"):
         env["PYTHONHASHSEED"] = hash_seed
@@ -137,14 +115,14 @@ def test_different_seeds_deal_differently(num_players: int) -> None:
     assert len(set(games)) == len(seeds)
 
 
-def test_same_seed_same_game_different_options_do_not_share_state() -> None:
+def test_same_seed_and_options_deal_the_same_game_other_options_another() -> None:
     a = cr.new_game(cr.GameOptions(num_players=3), seed=5)
     b = cr.new_game(cr.GameOptions(num_players=3), seed=5)
     c = cr.new_game(cr.GameOptions(num_players=3, initial_row_length=4), seed=5)
     assert a == b
-    assert a is not b
     assert c != a
     assert dumps(a) == dumps(b) != dumps(c)
+    assert {len(row) for row in c.rows} == {4} != {len(row) for row in a.rows}
 
 
 # --------------------------------------------------------------------------- global random
@@ -155,14 +133,12 @@ def test_new_game_and_apply_ignore_the_global_random_state() -> None:
     results = []
     for global_seed in (0, 1, 123456789):
         random.seed(global_seed)
-        state = cr.new_game(options, seed=77)
-        texts = [dumps(state)]
-        chooser = random.Random(3)
-        while not state.is_over:
-            random.seed(global_seed * 7 + len(texts))
+        texts = []
+        for step in random_steps(options, 77, rng=3, events=False):
+            texts.append(dumps(step.before))
+            random.seed(global_seed * 7 + len(texts))  # before the next action is played
             random.random()
-            state = cr.apply(state, chooser.choice(cr.legal_actions(state)))
-            texts.append(dumps(state))
+        texts.append(dumps(step.after))
         results.append(texts)
     assert results[0] == results[1] == results[2]
     # The game reshuffled the discard pile at least once, so play exercised the shuffle.
@@ -172,7 +148,7 @@ def test_new_game_and_apply_ignore_the_global_random_state() -> None:
 def test_new_game_and_apply_never_call_the_global_random_functions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    expected = [dumps(s) for s in random_game(cr.GameOptions(num_players=2), 9, 9)[0]]
+    expected = [dumps(s) for s in random_game(cr.GameOptions(num_players=2), 9, rng=9).states]
 
     def forbidden(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the engine used the global random generator")
@@ -191,18 +167,16 @@ def test_new_game_and_apply_never_call_the_global_random_functions(
     ):
         monkeypatch.setattr(random, name, forbidden)
     monkeypatch.setattr(os, "urandom", forbidden)
-    actual = [dumps(s) for s in random_game(cr.GameOptions(num_players=2), 9, 9)[0]]
+    actual = [dumps(s) for s in random_game(cr.GameOptions(num_players=2), 9, rng=9).states]
     assert actual == expected
 
 
 # --------------------------------------------------------------------------- value semantics
 
 
-@given(options=OPTIONS, seed=SEEDS, chooser=CHOOSER)
-def test_equal_states_hash_alike_and_work_as_dict_keys(
-    options: cr.GameOptions, seed: int, chooser: int
-) -> None:
-    states, _ = random_game(options, seed, chooser, limit=60)
+@given(random_games(max_actions=60))
+def test_equal_states_hash_alike_and_work_as_dict_keys(game: RandomGame) -> None:
+    states = game.play().states
     by_state: dict[cr.GameState, int] = {}
     texts: dict[str, int] = {}
     for i, state in enumerate(states):
@@ -215,54 +189,109 @@ def test_equal_states_hash_alike_and_work_as_dict_keys(
         assert copy_ == state
         assert hash(copy_) == hash(state)
         assert by_state[copy_] == texts[dumps(state)]
-        assert copy.deepcopy(state) == state
-        assert hash(copy.deepcopy(state)) == hash(state)
-    assert {cr.new_game(options, seed)} == {cr.new_game(options, seed)}
+        check_exact_types(copy_, "decoded")
+    assert {cr.new_game(game.options, game.seed)} == {cr.new_game(game.options, game.seed)}
 
 
-def test_states_differing_in_one_field_are_different_keys() -> None:
-    state = cr.new_game(cr.GameOptions(num_players=2), seed=11)
-    doc = cr.encode_state(state)
-    other = dict(doc, turn=doc["turn"] + 1, round=doc["round"])
-    changed = cr.decode_state(other)
-    assert changed != state
-    assert len({state: 1, changed: 2}) == 2
+def immutable_parts_of(state: cr.GameState) -> Iterator[tuple[str, object, type]]:
+    """Each part of ``state`` with the exact type its annotation says (tuples all the way)."""
+    yield "options", state.options, cr.GameOptions
+    for name in ("seed", "shuffles", "round", "turn", "dealer", "current_player"):
+        yield name, getattr(state, name), int
+    yield "phase", state.phase, cr.Phase
+    for name in ("rows", "draw_pile", "discard_pile", "hands", "known_hands", "collections"):
+        yield name, getattr(state, name), tuple
+    for r, row in enumerate(state.rows):
+        yield f"rows[{r}]", row, tuple
+        yield from ((f"rows[{r}][{i}]", card, cr.Species) for i, card in enumerate(row))
+    yield from ((f"draw_pile[{i}]", card, cr.Species) for i, card in enumerate(state.draw_pile))
+    multisets = [("discard_pile", state.discard_pile)]
+    for name in ("hands", "known_hands", "collections"):
+        multisets += [(f"{name}[{seat}]", c) for seat, c in enumerate(getattr(state, name))]
+    for name, counts in multisets:
+        yield name, counts, tuple
+        yield from ((f"{name}[{i}]", n, int) for i, n in enumerate(counts))
+    yield "winners", state.winners, tuple
+    yield from ((f"winners[{i}]", seat, int) for i, seat in enumerate(state.winners))
 
 
-@given(options=OPTIONS, seed=SEEDS, chooser=CHOOSER)
-def test_apply_and_legal_actions_never_mutate_their_inputs(
-    options: cr.GameOptions, seed: int, chooser: int
-) -> None:
-    rng = random.Random(chooser)
-    state = cr.new_game(options, seed)
+def has_exact_types(state: cr.GameState) -> bool:
+    """Whether every part of ``state`` is of the exact (immutable) type it is declared as."""
+    species, exact = cr.Species, type
+    multisets = (state.discard_pile, *state.hands, *state.known_hands, *state.collections)
+    return (
+        exact(state.options) is cr.GameOptions
+        and exact(state.phase) is cr.Phase
+        and all(exact(getattr(state, name)) is int for name in INT_FIELDS)
+        and all(exact(getattr(state, name)) is tuple for name in TUPLE_FIELDS)
+        and all(exact(row) is tuple for row in state.rows)
+        and all(exact(card) is species for row in state.rows for card in row)
+        and all(exact(card) is species for card in state.draw_pile)
+        and all(exact(counts) is tuple for counts in multisets)
+        and all(exact(n) is int for counts in multisets for n in counts)
+        and all(exact(seat) is int for seat in state.winners)
+    )
+
+
+def check_exact_types(state: cr.GameState, where: str) -> None:
+    if not has_exact_types(state):
+        wrong = [
+            f"{name}: {type(value).__name__} {value!r}"
+            for name, value, kind in immutable_parts_of(state)
+            if type(value) is not kind
+        ]
+        raise AssertionError(f"{where}: {wrong}")
+    multisets = [state.discard_pile, *state.hands, *state.known_hands, *state.collections]
+    assert {len(counts) for counts in multisets} == {cr.NUM_SPECIES}, where
+    seats = {len(state.hands), len(state.known_hands), len(state.collections)}
+    assert seats == {state.num_players}, where
+
+
+INT_FIELDS = ("seed", "shuffles", "round", "turn", "dealer", "current_player")
+TUPLE_FIELDS = ("rows", "draw_pile", "discard_pile", "hands", "known_hands", "collections")
+
+
+@given(random_games())
+def test_states_hold_only_immutable_values_of_their_declared_types(game: RandomGame) -> None:
+    # A frozen state only keeps its attributes from being rebound: a list or a dict in
+    # it (or a bool or an IntEnum passing for an int) could still be changed, or compare
+    # and hash unlike the values the JSON reads back. Dealt, played and decoded states
+    # alike hold exact tuples, ints, species and phases.
+    # (test_equal_states_hash_alike_and_work_as_dict_keys checks decoded states so.)
+    for i, state in enumerate(game.play().states):
+        check_exact_types(state, f"after {i} actions")
+
+
+@given(random_games(max_actions=400))
+def test_no_function_of_the_engine_changes_its_arguments(game: RandomGame) -> None:
+    """``apply``, ``step``, ``legal_actions``, ``observe``... leave the state (and action) given.
+
+    Each state is compared with its deep copy and its JSON taken before anything was
+    done with it, after the next action was played from it (by :mod:`tests.games`) and
+    after every other function was called on it.
+    """
     seen = 0
-    while not state.is_over and seen < 400:
-        before_text = dumps(state)
-        before = copy.deepcopy(state)
-        legal = cr.legal_actions(state)
-        legal_copy = copy.deepcopy(legal)
-        action = rng.choice(legal)
-        action_copy = copy.deepcopy(action)
-        # An illegal action first: it must leave the state as it was too.
-        illegal = cr.Lay(cr.Species.FLAMINGO, 7, cr.Side.LEFT)
+    start = cr.new_game(game.options, game.seed)
+    snapshot = copy.deepcopy(start), dumps(start), cr.legal_actions(start)
+    for step in game.steps(events=False):
+        state = step.before
+        before, before_text, legal = snapshot
+        snapshot = copy.deepcopy(step.after), dumps(step.after), cr.legal_actions(step.after)
+        action_copy = copy.deepcopy(step.action)
+        # An action of another phase is refused, and leaves the state as it was too.
+        illegal = next(a for a in cr.ALL_ACTIONS if a not in legal)
         with pytest.raises(cr.IllegalActionError):
             cr.apply(state, illegal)
-        new = cr.apply(state, action)
+        with pytest.raises(cr.IllegalActionError):
+            cr.step(state, illegal)
+        assert cr.step(state, step.action)[0] == step.after
+        cr.legal_action_mask(state)
+        for viewer in [*range(state.num_players), None]:
+            cr.observe(state, viewer)
         assert dumps(state) == before_text
         assert state == before
-        assert action == action_copy
-        assert cr.legal_actions(state) == legal == legal_copy
-        assert new is not state
-        state = new
+        assert step.action == action_copy
+        assert cr.legal_actions(state) == legal
+        assert step.after != state  # every action changes something
         seen += 1
-    before_text = dumps(state)
-    assert cr.legal_actions(state) == () or seen == 400
-    assert dumps(state) == before_text
-
-
-def test_states_are_frozen() -> None:
-    state = cr.new_game(cr.GameOptions(num_players=2), seed=1)
-    with pytest.raises(AttributeError):
-        state.turn = 5  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        state.rows[0][0] = cr.Species.OWL  # type: ignore[index]
+    assert seen == len(game.play().actions) > 0

@@ -21,54 +21,29 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import attrs
 import hypothesis.strategies as st
 import pytest
 from hypothesis import event as note_situation
 from hypothesis import given
 
 import cuckoo_rules as cr
-from tests.strategies import OPTIONS, SEEDS
+from tests.games import RandomGame, Step
+from tests.strategies import random_games
 
 N_ROWS = 4
 HAND = 8
 ZERO: cr.Counts = (0,) * len(cr.SPECIES)
 S = cr.Species
 
-PLAY_SEEDS = st.integers(0, 2**32 - 1)
-
 # Actions tried now and then to check that step rejects them exactly like apply.
 ODD_ACTIONS: tuple[Any, ...] = (
     None,
     "pass",
     {"type": "pass"},
-    cr.Lay(cr.Species.OWL, 4, cr.Side.LEFT),
-    cr.Lay(cr.Species.OWL, -1, cr.Side.RIGHT),
 )
 
 
-# --------------------------------------------------------------------------- playing
-
-
-@attrs.frozen
-class Step:
-    """One action of a game and what came of it."""
-
-    before: cr.GameState
-    action: cr.Action
-    events: tuple[cr.Event, ...]
-    after: cr.GameState
-
-
-def play(options: cr.GameOptions, seed: int, play_seed: int) -> Iterator[Step]:
-    """Play a whole game with uniformly random legal actions, yielding every step."""
-    rnd = random.Random(play_seed)
-    state = cr.new_game(options, seed)
-    while not state.is_over:
-        action = rnd.choice(cr.legal_actions(state))
-        after, events = cr.step(state, action)
-        yield Step(state, action, events, after)
-        state = after
+# --------------------------------------------------------------------------- viewers
 
 
 def viewers(n: int) -> list[int | None]:
@@ -765,10 +740,10 @@ def check_json(events: tuple[cr.Event, ...], viewer: int | None, n: int) -> None
 # --------------------------------------------------------------------------- properties
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_step_agrees_with_apply(options: cr.GameOptions, seed: int, play_seed: int) -> None:
-    rnd = random.Random(~play_seed)
-    for step in play(options, seed, play_seed):
+@given(random_games())
+def test_step_agrees_with_apply(game: RandomGame) -> None:
+    rnd = random.Random(~game.rng)
+    for step in game.steps():
         assert cr.apply(step.before, step.action) == step.after
         assert cr.step(step.before, step.action) == (step.after, step.events)
         # An action picked at random (usually illegal) is rejected by both, alike.
@@ -787,11 +762,9 @@ def test_step_agrees_with_apply(options: cr.GameOptions, seed: int, play_seed: i
         cr.step(step.after, cr.Pass())
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_events_agree_with_each_state_change(
-    options: cr.GameOptions, seed: int, play_seed: int
-) -> None:
-    for step in play(options, seed, play_seed):
+@given(random_games())
+def test_events_agree_with_each_state_change(game: RandomGame) -> None:
+    for step in game.steps():
         check_events_against_states(step)
         for label in situations(step):
             note_situation(label)
@@ -814,28 +787,24 @@ def situations(step: Step) -> Iterator[str]:
         yield "a lay ends the turn and the round"
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_full_events_rebuild_every_state(
-    options: cr.GameOptions, seed: int, play_seed: int
-) -> None:
-    start = cr.new_game(options, seed)
+@given(random_games())
+def test_full_events_rebuild_every_state(game: RandomGame) -> None:
+    start = cr.new_game(game.options, game.seed)
     omniscient = Tracker(start, None, full=True)
     spectator = Tracker(start, None)  # the full stream, public model only
-    for step in play(options, seed, play_seed):
+    for step in game.steps():
         omniscient.step(step.events)
         assert omniscient.state() == step.after
         spectator.step(step.events)
         assert spectator.view() == cr.observe(step.after, None)
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_redacted_events_rebuild_every_view(
-    options: cr.GameOptions, seed: int, play_seed: int
-) -> None:
-    start = cr.new_game(options, seed)
-    n = options.num_players
+@given(random_games())
+def test_redacted_events_rebuild_every_view(game: RandomGame) -> None:
+    start = cr.new_game(game.options, game.seed)
+    n = game.num_players
     trackers = {viewer: Tracker(start, viewer) for viewer in viewers(n)}
-    for step in play(options, seed, play_seed):
+    for step in game.steps():
         for viewer, tracker in trackers.items():
             check_redaction(step.events, viewer, n)
             tracker.step(cr.visible_events(step.events, viewer))
@@ -879,20 +848,18 @@ def true_pile_sizes(before: cr.GameState, events: Sequence[cr.Event]) -> list[tu
     return sizes
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_every_seat_follows_the_pile_sizes_through_every_event(
-    options: cr.GameOptions, seed: int, play_seed: int
-) -> None:
+@given(random_games())
+def test_every_seat_follows_the_pile_sizes_through_every_event(game: RandomGame) -> None:
     # What a client that shows pile sizes does: count the cards each event moves, with a
     # reshuffle making the discard pile the draw pile. It must find the true sizes after
     # every event, from any seat's redacted stream.
-    start = cr.new_game(options, seed)
+    start = cr.new_game(game.options, game.seed)
     followed = {
         viewer: (view.draw_pile_size, view.discard_pile_size)
-        for viewer in viewers(options.num_players)
+        for viewer in viewers(game.num_players)
         for view in [cr.observe(start, viewer)]
     }
-    for step in play(options, seed, play_seed):
+    for step in game.steps():
         truth = true_pile_sizes(step.before, step.events)
         assert truth[-1] == (len(step.after.draw_pile), sum(step.after.discard_pile))
         for viewer in followed:
@@ -916,10 +883,10 @@ def test_every_seat_follows_the_pile_sizes_through_every_event(
             followed[viewer] = (draw, discard)
 
 
-@given(OPTIONS, SEEDS, PLAY_SEEDS)
-def test_events_round_trip_through_json(options: cr.GameOptions, seed: int, play_seed: int) -> None:
-    n = options.num_players
-    for step in play(options, seed, play_seed):
+@given(random_games())
+def test_events_round_trip_through_json(game: RandomGame) -> None:
+    n = game.num_players
+    for step in game.steps():
         for viewer in viewers(n):
             check_json(step.events, viewer, n)
 
@@ -1013,7 +980,7 @@ def follow(state: cr.GameState, actions: Sequence[cr.Action]) -> list[tuple[cr.E
     for action in actions:
         after, events = cr.step(state, action)
         assert after == cr.apply(state, action)
-        check_events_against_states(Step(state, action, events, after))
+        check_events_against_states(Step(state, action, after, events))
         omniscient.step(events)
         assert omniscient.state() == after
         for viewer, tracker in trackers.items():

@@ -9,6 +9,7 @@ in a thread with real requests on 127.0.0.1 only, and the documentation pages in
 from __future__ import annotations
 
 import doctest
+import functools
 import json
 import random
 import re
@@ -18,10 +19,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ParamSpec
 
 import pytest
 
@@ -29,6 +30,7 @@ import cuckoo_rules as cr
 from cuckoo_rules.bots import RandomBot, play_game
 
 from .conftest import ROOT, load_module
+from .games import random_game, random_steps
 
 EXAMPLES = ROOT / "examples"
 DOCS = ROOT / "docs"
@@ -37,11 +39,55 @@ TIMEOUT = 120  # seconds, for any one example
 # Pages written by other means: their examples are checked where they come from.
 NOT_DOCTESTED = {"performance.md", "changelog.md"}
 
+P = ParamSpec("P")
+
+
+EXAMPLE_TESTS: dict[str, list[str]] = {}
+"""For each program in ``examples/``, the tests that say they run it (``@runs``)."""
+
+_run_by_this_test: set[str] = set()
+
+
+@pytest.fixture(autouse=True)
+def _forget_the_examples_run() -> None:
+    """Each test starts with no example run (fixtures such as ``server`` run after this)."""
+    _run_by_this_test.clear()
+
+
+def runs(*names: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """Mark a test as running the programs ``names`` of ``examples/``, and check it does.
+
+    The test fails if it ends without having run (or imported) each of them through
+    :func:`run_example`, :func:`example_command` or :func:`load_example`.
+    """
+
+    def mark(test: Callable[P, None]) -> Callable[P, None]:
+        for name in names:
+            EXAMPLE_TESTS.setdefault(name, []).append(test.__name__)
+
+        @functools.wraps(test)
+        def checked(*args: P.args, **kwargs: P.kwargs) -> None:
+            test(*args, **kwargs)
+            missing = sorted(set(names) - _run_by_this_test)
+            assert not missing, f"{test.__name__} says it runs {missing} but did not run them"
+
+        return checked
+
+    return mark
+
+
+def example_command(name: str, *args: str) -> list[str]:
+    """The command line that runs ``examples/<name>`` with ``args`` (noted as run)."""
+    path = EXAMPLES / name
+    assert path.is_file(), path
+    _run_by_this_test.add(name)
+    return [sys.executable, str(path), *args]
+
 
 def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
     """Run ``examples/<name>`` with ``args``; check it succeeds and return its output."""
     completed = subprocess.run(
-        [sys.executable, str(EXAMPLES / name), *args],
+        example_command(name, *args),
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
@@ -55,30 +101,40 @@ def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
 
 def load_example(name: str) -> ModuleType:
     """Import ``examples/<name>.py`` as a module (it is a script, not a package)."""
-    return load_module(EXAMPLES / f"{name}.py", f"example_{name}")
+    module = load_module(EXAMPLES / f"{name}.py", f"example_{name}")
+    _run_by_this_test.add(f"{name}.py")
+    return module
 
 
-def test_every_example_is_tested() -> None:
-    source = Path(__file__).read_text(encoding="utf-8")
-    for path in EXAMPLES.glob("*.py"):
-        assert f'"{path.name}"' in source or f'"{path.stem}"' in source, path.name
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_every_example_is_run_by_a_test(name: str) -> None:
+    # Each test named here fails if it does not run the program (see ``runs``).
+    tests = EXAMPLE_TESTS.get(name, [])
+    assert tests, f"examples/{name} is run by no test: mark one with @runs({name!r})"
+    for test in tests:
+        assert test.startswith("test_"), test
+        assert callable(globals().get(test)), test
+
+
+def test_every_program_said_to_be_run_is_in_examples() -> None:
+    assert set(EXAMPLE_TESTS) <= {p.name for p in EXAMPLES.glob("*.py")}
 
 
 # --------------------------------------------------------------------------- random_game
 
 
+@runs("random_game.py")
 def test_random_game_prints_the_game_the_engine_plays() -> None:
     out = run_example("random_game.py", "--players", "2", "--seed", "3")
     lines = out.splitlines()
-    state = cr.new_game(cr.GameOptions(num_players=2), 3)
-    rng = random.Random(3)
-    expected = [f"2 players, seed 3; seat {state.dealer} deals and starts"]
-    while not state.is_over:
-        action = rng.choice(cr.legal_actions(state))
+    # The example chooses as tests.games does: random.Random(seed).choice(legal_actions).
+    game = random_game(cr.GameOptions(num_players=2), 3, rng=3)
+    state = game.final
+    expected = [f"2 players, seed 3; seat {game.states[0].dealer} deals and starts"]
+    for before, action, _, _ in game.steps:
         expected.append(
-            f"turn {state.turn:3}  seat {state.current_player}  {cr.format_action(action)}"
+            f"turn {before.turn:3}  seat {before.current_player}  {cr.format_action(action)}"
         )
-        state = cr.apply(state, action)
     assert lines[: len(expected)] == expected
     assert lines[len(expected)] == f"game over after {state.round} rounds and {state.turn} turns"
     assert lines[-1] == "winners: " + ", ".join(f"seat {seat}" for seat in state.winners)
@@ -88,6 +144,7 @@ def test_random_game_prints_the_game_the_engine_plays() -> None:
 # --------------------------------------------------------------------------- custom_bot
 
 
+@runs("custom_bot.py")
 def test_custom_bot_plays_legal_games_and_reports_every_game() -> None:
     out = run_example("custom_bot.py", "--games", "6")
     wins = {m[0]: float(m[1]) for m in re.findall(r"^(\w+) +won ([\d.]+) of 6 games$", out, re.M)}
@@ -95,6 +152,7 @@ def test_custom_bot_plays_legal_games_and_reports_every_game() -> None:
     assert sum(wins.values()) == pytest.approx(6)
 
 
+@runs("custom_bot.py")
 def test_custom_bot_uses_only_the_view() -> None:
     capture_bot: Any = load_example("custom_bot").CaptureBot
     for seed in range(4):
@@ -106,29 +164,28 @@ def test_custom_bot_uses_only_the_view() -> None:
         assert cr.final_state(played.record) == played.final_state
 
 
+@runs("custom_bot.py")
 def test_custom_bot_lays_where_the_engine_captures_the_most() -> None:
     capture_bot: Any = load_example("custom_bot").CaptureBot()
     checked = 0
     for seed in range(20):
-        state = cr.new_game(cr.GameOptions(num_players=3), seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            actions = cr.legal_actions(state)
+        for step in random_steps(cr.GameOptions(num_players=3), seed, rng=seed, events=False):
+            state = step.before
             if state.phase is cr.Phase.LAY:
                 taken = {}
-                for action in actions:
+                for action in cr.legal_actions(state):
                     _, events = cr.step(state, action)
                     taken[action] = sum(len(e.cards) for e in events if isinstance(e, cr.Captured))
                 chosen = capture_bot.choose(cr.observe(state, state.current_player))
                 assert taken[chosen] == max(taken.values()), (seed, chosen, taken)
                 checked += 1
-            state = cr.apply(state, rng.choice(actions))
     assert checked > 200
 
 
 # --------------------------------------------------------------------------- tournament
 
 
+@runs("tournament.py")
 def test_tournament_plays_every_deal_from_both_seats() -> None:
     out = run_example("tournament.py", "--deals", "3", "--workers", "2")
     assert out.splitlines()[0] == "6 games (3 deals, each from both seats)"
@@ -140,6 +197,7 @@ def test_tournament_plays_every_deal_from_both_seats() -> None:
 # --------------------------------------------------------------------------- replay_record
 
 
+@runs("replay_record.py")
 def test_replay_record_makes_and_replays_a_record(tmp_path: Path) -> None:
     out = run_example("replay_record.py", "--make", "game.json", cwd=tmp_path)
     record = cr.loads_record((tmp_path / "game.json").read_text(encoding="utf-8"))
@@ -199,6 +257,7 @@ def base_url(game_server: Any) -> str:
     return f"http://{host}:{port}"
 
 
+@runs("http_server.py")
 def test_http_server_shows_each_seat_its_view(server: Any) -> None:
     url = base_url(server)
     state = cr.new_game(cr.GameOptions(num_players=2), 7)
@@ -215,6 +274,7 @@ def test_http_server_shows_each_seat_its_view(server: Any) -> None:
     assert game["view"]["viewer"] == 1
 
 
+@runs("http_server.py")
 def test_http_server_errors(server: Any) -> None:
     url = base_url(server)
     state = cr.new_game(cr.GameOptions(num_players=2), 7)
@@ -234,6 +294,7 @@ def test_http_server_errors(server: Any) -> None:
     assert server.table.state == state  # nothing was played
 
 
+@runs("http_server.py")
 def test_http_server_plays_a_whole_game_without_leaking(server: Any) -> None:
     url = base_url(server)
     tokens = ["ann", "bob"]
@@ -276,6 +337,7 @@ def test_http_server_plays_a_whole_game_without_leaking(server: Any) -> None:
     assert any(e["type"] == "drew" for e in seen[0])
 
 
+@runs("http_server.py")
 def test_http_server_tokens_never_look_like_options() -> None:
     # A token beginning with "-" was taken by argparse for an option of http_client.py.
     http_server = load_example("http_server")
@@ -289,9 +351,10 @@ def test_http_server_tokens_never_look_like_options() -> None:
         assert all(re.fullmatch(r"[0-9a-f]{32}", token) for token in tokens), tokens
 
 
+@runs("http_server.py", "http_client.py")
 def test_http_server_and_clients_as_programs(tmp_path: Path) -> None:
     server = subprocess.Popen(
-        [sys.executable, str(EXAMPLES / "http_server.py"), "--port", "0", "--seed", "7"],
+        example_command("http_server.py", "--port", "0", "--seed", "7"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -308,7 +371,7 @@ def test_http_server_and_clients_as_programs(tmp_path: Path) -> None:
         outputs = [tmp_path / f"client{i}.out" for i in range(2)]
         errors = [tmp_path / f"client{i}.err" for i in range(2)]
         for i, token in enumerate(tokens):
-            command = [sys.executable, str(EXAMPLES / "http_client.py"), url, token]
+            command = example_command("http_client.py", url, token)
             with outputs[i].open("w") as out, errors[i].open("w") as err:
                 clients.append(
                     subprocess.Popen([*command, "--seed", str(i)], stdout=out, stderr=err)
@@ -356,6 +419,7 @@ def test_documentation_examples(page: Path) -> None:
 # --------------------------------------------------------------------------- research adapters
 
 
+@runs("pettingzoo_random_game.py")
 def test_pettingzoo_random_game_rewards_sum_to_one() -> None:
     lines = run_example("pettingzoo_random_game.py", "--players", "3", "--seed", "3").splitlines()
     assert lines[0].startswith("3 players, seed 3:")
@@ -364,6 +428,7 @@ def test_pettingzoo_random_game_rewards_sum_to_one() -> None:
     assert sum(rewards) == pytest.approx(1)
 
 
+@runs("gymnasium_random_agent.py")
 def test_gymnasium_random_agent_prints_each_episode_and_the_mean() -> None:
     args = ("--episodes", "3", "--players", "3", "--seed", "2")
     out = run_example("gymnasium_random_agent.py", *args)
@@ -374,6 +439,7 @@ def test_gymnasium_random_agent_prints_each_episode_and_the_mean() -> None:
     assert run_example("gymnasium_random_agent.py", *args) == out  # seeded
 
 
+@runs("openspiel_ismcts.py")
 def test_openspiel_ismcts_against_greedy() -> None:
     out = run_example("openspiel_ismcts.py", "--games", "2", "--simulations", "5", "--seed", "3")
     lines = out.splitlines()

@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 from hypothesis import event, given
-from hypothesis import strategies as st
 
 import cuckoo_rules as cr
 from tests.builders import build, counts
-from tests.strategies import OPTIONS
+from tests.games import Game, RandomGame, random_game
+from tests.strategies import random_games
 
 
 def minus(a: cr.Counts, b: cr.Counts) -> cr.Counts:
@@ -28,26 +28,23 @@ def sound(state: cr.GameState, knowledge: cr.Knowledge, viewer: int | None) -> b
     return all(map(int.__le__, knowledge.known_discards, state.discard_pile))
 
 
-def play(
-    options: cr.GameOptions, seed: int, rng: random.Random, steps: int
-) -> list[tuple[cr.GameState, tuple[cr.Event, ...]]]:
-    """The states of a random game with the events that led to each (none for the first)."""
-    state = cr.new_game(options, seed)
-    history: list[tuple[cr.GameState, tuple[cr.Event, ...]]] = [(state, ())]
-    for _ in range(steps):
-        if state.is_over:
-            break
-        state, events = cr.step(state, rng.choice(cr.legal_actions(state)))
-        history.append((state, events))
-    return history
+History = list[tuple[cr.GameState, tuple[cr.Event, ...]]]
+"""The states of a game, each with the events that led to it (none for the first)."""
 
 
-@given(OPTIONS, st.integers(0, 2**64 - 1), st.integers(0, 2**32 - 1))
-def test_the_true_state_always_agrees_with_what_was_learned(
-    options: cr.GameOptions, seed: int, rng_seed: int
-) -> None:
-    history = play(options, seed, random.Random(rng_seed), 300)
-    for viewer in [*range(options.num_players), None]:
+def history_of(game: Game) -> History:
+    return list(zip(game.states, ((), *game.events), strict=True))
+
+
+def play(options: cr.GameOptions, seed: int, rng: random.Random, steps: int) -> History:
+    """The history of a random game of at most ``steps`` actions (drawing from ``rng``)."""
+    return history_of(random_game(options, seed, rng=rng, max_actions=steps, events=True))
+
+
+@given(random_games(max_actions=300))
+def test_the_true_state_always_agrees_with_what_was_learned(game: RandomGame) -> None:
+    history = history_of(game.play(events=True))
+    for viewer in [*range(game.num_players), None]:
         knowledge = cr.Knowledge.at_setup(history[0][0])
         for state, events in history:
             knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
@@ -60,18 +57,14 @@ def test_the_true_state_always_agrees_with_what_was_learned(
     event(f"limits at the end: {min(limited, 5)}")
 
 
-def knowledge_at(
-    history: list[tuple[cr.GameState, tuple[cr.Event, ...]]], viewer: int
-) -> cr.Knowledge:
+def knowledge_at(history: History, viewer: int) -> cr.Knowledge:
     knowledge = cr.Knowledge.at_setup(history[0][0])
     for _, events in history:
         knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
     return knowledge
 
 
-def sample_histories(
-    count: int, seed: int
-) -> list[list[tuple[cr.GameState, tuple[cr.Event, ...]]]]:
+def sample_histories(count: int, seed: int) -> list[History]:
     rng = random.Random(seed)
     return [
         play(

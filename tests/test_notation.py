@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -10,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from tests.games import random_game
+from tests.strategies import RNG_SEEDS, SEEDS
 
 Owl, Parrot, ReedWarbler = cr.Species.OWL, cr.Species.PARROT, cr.Species.REED_WARBLER
 Left, Right = cr.Side.LEFT, cr.Side.RIGHT
@@ -49,8 +50,6 @@ def test_action_ids_of_hand_built_actions() -> None:
 
 
 MALFORMED: list[Any] = [
-    cr.Lay(Owl, 9, Left),
-    cr.Lay(Owl, -1, Left),
     "draw",
     None,
     64,
@@ -75,13 +74,8 @@ def played_states(draw: st.DrawFn) -> cr.GameState:
         num_players=draw(st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS)),
         always_prompt_flock=draw(st.booleans()),
     )
-    state = cr.new_game(options, draw(st.integers(0, 2**64 - 1)))
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    for _ in range(draw(st.integers(0, 400))):
-        if state.is_over:
-            break
-        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
-    return state
+    seed, rng = draw(SEEDS), draw(RNG_SEEDS)
+    return random_game(options, seed, rng=rng, max_actions=draw(st.integers(0, 400))).final
 
 
 @given(played_states())

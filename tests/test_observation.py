@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import cuckoo_rules as cr
 from cuckoo_rules.preview import captured_by
+from tests.games import random_game
 from tests.test_views import perturb, reachable_states, sample_states, viewers
 
 PHASES = [cr.Phase.LAY, cr.Phase.DRAW, cr.Phase.FLOCK, cr.Phase.GAME_OVER]
@@ -98,10 +99,8 @@ def test_finished_games_are_encoded() -> None:
     finished = [s for s in sample_states(60, seed=3, low=150) if s.is_over]
     rng = random.Random(5)
     for _ in range(20):
-        state = cr.new_game(cr.GameOptions(num_players=rng.randint(2, 5)), rng.randrange(2**64))
-        while not state.is_over:
-            state = cr.apply(state, rng.choice(cr.legal_actions(state)))
-        finished.append(state)
+        options = cr.GameOptions(num_players=rng.randint(2, 5))
+        finished.append(random_game(options, rng.randrange(2**64), rng=rng).final)
     for state in finished:
         for viewer in viewers(state):
             view = cr.observe(state, viewer)

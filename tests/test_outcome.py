@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given
-from hypothesis import strategies as st
 
 import cuckoo_rules as cr
 from cuckoo_rules.outcome import has_won, most_cards_winners, win_reason, winner_shares
-from tests.strategies import OPTIONS, SEEDS
+from tests.games import RandomGame
+from tests.strategies import random_games
 
 
-@given(OPTIONS, SEEDS, st.integers(0, 2**32 - 1))
-def test_the_outcome_is_the_game_over_event(options: cr.GameOptions, seed: int, play: int) -> None:
-    rng = random.Random(play)
-    state = cr.new_game(options, seed)
-    while not state.is_over:
-        assert state.outcome is None
-        assert cr.observe(state, None).outcome is None
-        state, events = cr.step(state, rng.choice(cr.legal_actions(state)))
+@given(random_games())
+def test_the_outcome_is_the_game_over_event(game: RandomGame) -> None:
+    options = game.options
+    for step in game.steps():
+        assert step.before.outcome is None
+        assert cr.observe(step.before, None).outcome is None
+    state, events = step.after, step.events
     (over,) = [e for e in events if isinstance(e, cr.GameOver)]
     outcome = state.outcome
     assert outcome is not None

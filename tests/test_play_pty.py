@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -60,7 +61,7 @@ def test_bad_input_then_good_one() -> None:
     child.expect("is not legal now")
     child.expect(PROMPT)
     child.sendline("lay duck 0 left")
-    child.expect("You lay 3 duck on the left of row 0")
+    child.expect("You lay 3 ducks on the left of row 0 and capture 1 robin and 1 magpie.")
     child.sendeof()
     child.expect("save to file")
     child.sendeof()
@@ -145,6 +146,8 @@ def test_a_record_saved_by_the_previous_release_replays_to_its_end() -> None:
     path = DATA / "legacy-v1" / "play-finished-3p.json"
     moves = len(json.loads(path.read_text())["actions"])
     replay = spawn("replay", str(path))
+    seen = io.StringIO()
+    replay.logfile_read = seen
     replay.expect(f"Move 0 of {moves}")
     for move in range(1, moves + 1):
         replay.expect("Enter: next")
@@ -155,3 +158,6 @@ def test_a_record_saved_by_the_previous_release_replays_to_its_end() -> None:
     replay.expect(pexpect.EOF)
     replay.close()
     assert replay.exitstatus == 0
+    # Its players are named "you", "greedy", "random": a spectator reads "P0", not "P0 you".
+    assert "P0 lays" in seen.getvalue()
+    assert "P0 you" not in seen.getvalue()

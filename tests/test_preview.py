@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import cuckoo_rules as cr
 from cuckoo_rules.preview import ActionPreview, birds_home, captured_by, preview
 from tests.builders import build
-from tests.strategies import OPTIONS, SEEDS
+from tests.games import RandomGame
+from tests.strategies import random_games
 
 S = cr.Species
 
@@ -37,16 +35,11 @@ def check(state: cr.GameState, action: cr.Action) -> ActionPreview:
     return seen
 
 
-@given(OPTIONS, SEEDS, st.integers(0, 2**32 - 1))
-def test_every_legal_action_does_what_its_preview_says(
-    options: cr.GameOptions, seed: int, play: int
-) -> None:
-    rng = random.Random(play)
-    state = cr.new_game(options, seed)
-    while not state.is_over:
-        for action in cr.legal_actions(state):
-            check(state, action)
-        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+@given(random_games())
+def test_every_legal_action_does_what_its_preview_says(game: RandomGame) -> None:
+    for step in game.steps(events=False):
+        for action in cr.legal_actions(step.before):
+            check(step.before, action)
 
 
 def test_a_same_species_lay_on_a_dry_row_previews_its_refill() -> None:

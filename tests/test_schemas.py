@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 
 import cuckoo_rules as cr
 from tests.conftest import DATA, ROOT, load_module
+from tests.games import random_steps
 
 KINDS = ("state", "view", "action", "event", "record")
 
@@ -40,30 +41,30 @@ def _documents(seed: int) -> dict[str, list[Any]]:
         always_prompt_flock=rng.random() < 0.5,
         round_end_timing=rng.choice(["end_of_turn", "immediate"]),
     )
-    state = cr.new_game(options, rng.randrange(2**64))
+    game_seed = rng.randrange(2**64)
     docs: dict[str, list[Any]] = {kind: [] for kind in KINDS}
-    record = cr.GameRecord.start(options, state.seed, cr.Metadata(date="2026-11-29"))
-    while True:
-        docs["state"].append(cr.encode_state(state))
-        viewer = rng.choice([None, *range(options.num_players)])
-        docs["view"].append(cr.encode_view(cr.observe(state, viewer)))
-        if state.is_over:
-            result = cr.GameResult.of(state)
-            players = tuple(f"bot {seat}" for seat in range(options.num_players))
-            metadata = cr.Metadata(players=players, event="schema test", result=result)
-            docs["record"].append(
-                cr.encode_record(cr.GameRecord(options, record.seed, record.actions, metadata))
-            )
-            docs["record"].append(cr.encode_record(cr.GameRecord(options, record.seed)))
-            return docs
-        actions = cr.legal_actions(state)
-        action = actions[rng.randrange(len(actions))]
-        docs["action"].append(cr.encode_action(action))
-        record = record.append(action)
-        state, events = cr.step(state, action)
-        visible = cr.visible_events(events, viewer)
+    record = cr.GameRecord.start(options, game_seed, cr.Metadata(date="2026-11-29"))
+    viewer_choice = random.Random(~seed)  # who watches each state (the game has its own)
+    for step in random_steps(options, game_seed, rng=rng):
+        docs["state"].append(cr.encode_state(step.before))
+        viewer = viewer_choice.choice([None, *range(options.num_players)])
+        docs["view"].append(cr.encode_view(cr.observe(step.before, viewer)))
+        docs["action"].append(cr.encode_action(step.action))
+        record = record.append(step.action)
+        visible = cr.visible_events(step.events, viewer)
         docs["event"].extend(cr.encode_event(e) for e in visible)
-        docs["event"].extend(cr.encode_event(e) for e in events)
+        docs["event"].extend(cr.encode_event(e) for e in step.events)
+    final = step.after
+    docs["state"].append(cr.encode_state(final))
+    viewer = viewer_choice.choice([None, *range(options.num_players)])
+    docs["view"].append(cr.encode_view(cr.observe(final, viewer)))
+    players = tuple(f"bot {seat}" for seat in range(options.num_players))
+    metadata = cr.Metadata(players=players, event="schema test", result=cr.GameResult.of(final))
+    docs["record"].append(
+        cr.encode_record(cr.GameRecord(options, record.seed, record.actions, metadata))
+    )
+    docs["record"].append(cr.encode_record(cr.GameRecord(options, record.seed)))
+    return docs
 
 
 @pytest.mark.parametrize("seed", range(4))

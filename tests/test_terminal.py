@@ -11,6 +11,7 @@ import pytest
 
 import cuckoo_rules as cr
 from cuckoo_rules import terminal
+from cuckoo_rules.narration import narrate
 from cuckoo_rules.terminal import Console, parse_choice, render_view
 
 START_2P_SEED_7 = """\
@@ -114,7 +115,22 @@ def test_menu_fits_80_columns_and_describes_captures() -> None:
     menu = terminal.action_menu(view)
     assert len(menu) == len(cr.legal_actions(view))
     assert all(len(line) <= 80 for line in menu)
-    assert "  17. lay duck 0 left          3 duck, captures 2: ROB MAG" in menu
+    assert "  17. lay duck 0 left          3 ducks, captures 2: ROB MAG" in menu
+
+
+def test_the_menu_says_where_a_flock_goes() -> None:
+    # The first flock step of a random game: each fly line says what preview says.
+    state = cr.new_game(cr.GameOptions(num_players=2), 3)
+    rng = random.Random(1)
+    lines: list[str] = []
+    while not state.is_over and not lines:
+        view = cr.observe(state, state.current_player)
+        lines = [line for line in terminal.action_menu(view) if ". fly " in line]
+        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+    assert lines
+    for line in lines:
+        assert re.search(r"\. fly \w+ +\d+ [a-z ]+: [12] to collection, \d+ discarded$", line)
+        assert len(line) <= 80
 
 
 @pytest.mark.parametrize(
@@ -142,41 +158,33 @@ def test_good_choices() -> None:
     assert parse_choice("LAY duck 0 l", actions) == cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)
 
 
-def test_narration_is_redacted() -> None:
-    drew = cr.Drew(1, 2, (cr.Species.OWL, cr.Species.DUCK))
-    assert terminal.narrate([drew], 0) == ["P1 draws 2 cards."]
-    assert terminal.narrate([drew], 1) == ["You draw 2 cards: owl duck."]
-    over = cr.GameOver((1,), "most_cards")
-    assert terminal.narrate([over], 0, ("a", "b")) == [
-        "Game over: P1 b wins (the cards ran out; most cards in a collection)."
+def test_what_happened_is_told_by_the_narration() -> None:
+    events: list[cr.Event] = [
+        cr.Laid(1, cr.Species.REED_WARBLER, 3, 2, cr.Side.RIGHT),
+        cr.Captured(1, 2, (cr.Species.MAGPIE, cr.Species.MAGPIE, cr.Species.PARROT)),
+        cr.Drew(0, 2, (cr.Species.OWL, cr.Species.DUCK)),
+    ]
+    out = io.StringIO()
+    names = ("you", "ismcts:iterations=50")
+    terminal._say_happened(Console(io.StringIO(), out), events, 0, names)
+    assert out.getvalue().splitlines() == [
+        "What happened:",
+        "  P1 ismcts lays 3 reed warblers on the right of row 2 and captures 2 magpies",
+        "    and 1 parrot.",
+        "  You draw 2 cards: 1 owl and 1 duck.",
+    ]
+    assert narrate(events, 0, names=["", "ismcts"]) == [
+        "P1 ismcts lays 3 reed warblers on the right of row 2 and captures 2 magpies and 1 parrot.",
+        "You draw 2 cards: 1 owl and 1 duck.",
     ]
 
 
-def test_a_single_card_drawn_is_singular() -> None:
-    drew = cr.Drew(1, 1, (cr.Species.OWL,))
-    assert terminal.narrate([drew], 0) == ["P1 draws 1 card."]
-    assert terminal.narrate([drew], 1) == ["You draw 1 card: owl."]
-
-
-def test_the_deal_is_narrated_in_the_viewers_person() -> None:
-    dealt = cr.Dealt(2, 1, (8, 8, 8), (None, None, None))
-    assert terminal.describe_event(dealt) == ["** Round 2: P1 deals 8 cards to each player."]
-    assert terminal.describe_event(dealt, 0, ("you", "greedy", "random")) == [
-        "** Round 2: P1 greedy deals 8 cards to each player."
-    ]
-    assert terminal.describe_event(dealt, 1) == ["** Round 2: You deal 8 cards to each player."]
-    assert str(cr.HAND_SIZE) in terminal.describe_event(dealt)[0]
-
-
-def test_a_deal_split_by_a_reshuffle_is_narrated_in_two_parts() -> None:
-    first = cr.Dealt(2, 1, (0, 8, 4), (None, None, None))
-    rest = cr.Dealt(2, 1, (8, 0, 4), (None, None, None))
-    assert terminal.describe_event(first) == [
-        "** Round 2: P1 deals 12 cards from this draw pile (0, 8, 4)."
-    ]
-    assert terminal.describe_event(rest, 1) == [
-        "** Round 2: You deal 12 cards from this draw pile (8, 0, 4)."
-    ]
+def test_a_seat_named_you_in_a_record_is_not_called_you_by_others() -> None:
+    # Records saved by play --save of 0.1 name the human "you".
+    laid = cr.Laid(0, cr.Species.DUCK, 3, 0, cr.Side.LEFT)
+    out = io.StringIO()
+    terminal._say_happened(Console(io.StringIO(), out), [laid], None, ("you", "greedy"))
+    assert "  P0 lays 3 ducks on the left of row 0." in out.getvalue().splitlines()
 
 
 def run_play(text: str, save: str | None = None) -> tuple[str, cr.GameRecord]:
@@ -237,6 +245,27 @@ def test_replay_steps_back_and_forth() -> None:
     total = str(len(record.actions))
     assert moves == [(i, total) for i in ("0", "1", "2", "1")]
     assert "Your hand" not in out.getvalue()
+
+
+def test_replay_tells_each_move_as_the_seat_saw_it() -> None:
+    _, record = run_play("1\n" * 500)
+    out = io.StringIO()
+    terminal.replay_interactive(record, 1, Console(io.StringIO("\n" * 6 + "q\n"), out))
+    steps = list(cr.replay_steps(record))
+    for _, events in steps[1:7]:
+        for line in narrate(cr.visible_events(events, 1), 1):
+            assert line[:60] in out.getvalue()
+    assert "Your hand" in out.getvalue()
+
+
+def test_replay_refuses_an_illegal_record() -> None:
+    _, record = run_play("1\n" * 500)
+    bad = cr.GameRecord(record.options, record.seed, (*record.actions[:3], cr.Draw(), cr.Draw()))
+    with pytest.raises(cr.RecordError, match=r"actions\[\d\] \(move \d, turn \d+\): "):
+        terminal.replay_interactive(bad, None, Console(io.StringIO("q\n"), io.StringIO()))
+    over = cr.GameRecord(record.options, record.seed, (*record.actions, cr.Pass()))
+    with pytest.raises(cr.RecordError, match="the game is over"):
+        terminal.replay_interactive(over, None, Console(io.StringIO("q\n"), io.StringIO()))
 
 
 def test_round_end_gets_a_summary() -> None:

@@ -16,6 +16,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
+from cuckoo_rules import Counts, GameOptions, Phase, Row
 from tests import builders
 from tests.documents import all_keys
 from tests.documents import delete_at as _delete
@@ -906,3 +907,119 @@ def test_view_errors_are_typed() -> None:
         cr.visible_events((), -1)
     assert issubclass(cr.ViewError, cr.CuckooError)
     assert issubclass(cr.ViewError, ValueError)
+
+
+# --------------------------------------------------------------------------- the one view check
+
+
+EMPTY = (0,) * cr.NUM_SPECIES
+
+
+def _inconsistent_views() -> list[tuple[str, cr.PlayerView]]:
+    """Views that break one rule each, built directly (no decoding involved)."""
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)  # player 2 is to lay
+    spectator, seat0, seat2 = (cr.observe(state, v) for v in (None, 0, 2))
+    flamingos = (7, 0, 0, 0, 0, 0, 0, 0)
+    return [
+        ("draw-size", attrs.evolve(seat0, draw_pile_size=70)),
+        ("discard-size", attrs.evolve(spectator, discard_pile_size=1)),
+        ("hand-sizes", attrs.evolve(spectator, hand_sizes=(8, 9, 8))),
+        ("too-many-flamingos", attrs.evolve(seat0, collections=(EMPTY, flamingos, EMPTY))),
+        (
+            "known-over-size",
+            attrs.evolve(spectator, known_hands=(EMPTY, (0, 9, *EMPTY[2:]), EMPTY)),
+        ),
+        ("own-hand-size", attrs.evolve(seat0, hand_sizes=(7, 8, 8))),
+        ("flock-without-flock", attrs.evolve(seat2, phase=cr.Phase.FLOCK)),
+    ]
+
+
+INCONSISTENT_VIEWS = _inconsistent_views()
+
+
+@pytest.mark.parametrize(
+    ("name", "view"), INCONSISTENT_VIEWS, ids=[name for name, _ in INCONSISTENT_VIEWS]
+)
+def test_decode_view_and_determinize_make_the_same_check(name: str, view: cr.PlayerView) -> None:
+    with pytest.raises(cr.ViewError) as checked:
+        cr.views.check_view_consistency(view)
+    with pytest.raises(cr.DecodeError) as decoded:
+        cr.decode_view(json.loads(json.dumps(cr.encode_view(view))))
+    with pytest.raises(cr.ViewError) as drawn:
+        cr.determinize(view, 1)
+    assert str(checked.value) == str(decoded.value) == str(drawn.value), name
+    assert not isinstance(decoded.value, cr.ViewError)  # each caller raises its own kind
+
+
+def test_the_view_check_returns_the_unseen_cards() -> None:
+    for state in sample_states(20, seed=11):
+        for viewer in viewers(state):
+            view = cr.observe(state, viewer)
+            assert cr.views.check_view_consistency(view) == cr.unseen_cards(view)
+
+
+def test_unseen_given_rows_is_unseen_cards() -> None:
+    for state in sample_states(10, seed=12):
+        for viewer in viewers(state):
+            view = cr.observe(state, viewer)
+            rows = [[row.count(s) for s in cr.SPECIES] for row in view.rows]
+            assert cr.views.unseen_given_rows(view, rows) == cr.unseen_cards(view)
+
+
+def test_determinize_is_still_importable_from_views() -> None:
+    assert cr.views.determinize is cr.determinize is cr.determinization.determinize
+
+
+# --------------------------------------------------------------------------- the public part
+
+
+def test_state_and_view_share_the_public_part() -> None:
+    public = [field.name for field in attrs.fields(cr.state.PublicState)]
+    for cls in (cr.GameState, cr.PlayerView):
+        assert issubclass(cls, cr.state.PublicState)
+        names = [field.name for field in attrs.fields(cls)]
+        assert [name for name in names if name in public] == public  # restated in order
+    state = sample_states(1, seed=13, low=30)[0]
+    view = cr.observe(state, 0)
+    assert [getattr(state, name) for name in public] == [getattr(view, name) for name in public]
+    assert (view.num_players, view.is_over, view.outcome) == (
+        state.num_players,
+        state.is_over,
+        state.outcome,
+    )
+    assert [view.collection(p) for p in range(state.num_players)] == [
+        state.collection(p) for p in range(state.num_players)
+    ]
+    assert view.collection_size(1) == state.collection_size(1)
+
+
+def test_a_public_state_must_restate_the_public_fields_in_order() -> None:
+    @attrs.frozen
+    class Annotated(cr.state.PublicState):  # the public fields in order, one field between
+        options: GameOptions
+        note: str
+        round: int
+        turn: int
+        dealer: int
+        current_player: int
+        phase: Phase
+        rows: tuple[Row, ...]
+        known_hands: tuple[Counts, ...]
+        collections: tuple[Counts, ...]
+        winners: tuple[int, ...]
+
+    assert [field.name for field in attrs.fields(Annotated)][:3] == ["options", "note", "round"]
+    with pytest.raises(TypeError, match="must restate the fields of PublicState"):
+
+        @attrs.frozen
+        class Shuffled(cr.state.PublicState):  # round and turn swapped
+            options: GameOptions
+            turn: int
+            round: int
+            dealer: int
+            current_player: int
+            phase: Phase
+            rows: tuple[Row, ...]
+            known_hands: tuple[Counts, ...]
+            collections: tuple[Counts, ...]
+            winners: tuple[int, ...]

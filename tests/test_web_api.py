@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -24,12 +25,31 @@ import pytest
 from starlette.testclient import TestClient
 
 import cuckoo_rules as cr
+from cuckoo_rules.bots import derive_seed
+from cuckoo_rules.narration import PHRASES, describe_event
 from cuckoo_rules.options import OptionChoice, OptionInfo, option_info
+from cuckoo_rules.preview import birds_home, preview
 from cuckoo_rules.web import MAX_BODY, create_app
-from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, hash_token
+from cuckoo_rules.web.app import STATIC_DIR
+from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, hash_token
 from tests.documents import all_keys
 
-DOCUMENT_KEYS = ["table", "seat", "seats", "view", "legal_actions", "events", "next_event"]
+DOCUMENT_KEYS = [
+    "table",
+    "seat",
+    "seats",
+    "names",
+    "move",
+    "view",
+    "outcome",
+    "progress",
+    "hand_flocks",
+    "legal_actions",
+    "previews",
+    "events",
+    "narration",
+    "next_event",
+]
 SECRET_KEYS = {"draw_pile", "discard_pile", "hands_full", "seed", "shuffles", "token", "bot_seed"}
 BIG_SEED = 2**63 + 987_654_321  # its digits cannot appear in an answer by chance
 
@@ -82,6 +102,14 @@ def stored(db: Path, table_id: str) -> tuple[cr.GameRecord, cr.GameState, list[c
     return record, state, events
 
 
+def narration_of(
+    events: tuple[cr.Event, ...], seat: int | None, seats: list[str]
+) -> list[str | None]:
+    """The sentences of ``describe_event`` for ``events``, the bots named by their kind."""
+    names = ["" if kind == "human" else kind.split(":")[0] for kind in seats]
+    return [describe_event(event, seat, names=names) for event in events]
+
+
 def row_counts(db: Path) -> tuple[int, int]:
     with closing(sqlite3.connect(db)) as connection:
         (tables,) = connection.execute("SELECT count(*) FROM tables").fetchone()
@@ -89,17 +117,62 @@ def row_counts(db: Path) -> tuple[int, int]:
     return tables, actions
 
 
+def expected_preview(view: cr.PlayerView, action: cr.Action) -> dict[str, Any]:
+    """The preview document of ``action``, written out here from ``preview`` itself."""
+    seen = preview(view, action)
+    return {
+        "captured": [species.value for species in seen.captured],
+        "refilled": seen.refilled,
+        "draw_offered": seen.draw_offered,
+        "birds_home": seen.birds_home,
+        "discarded": seen.discarded,
+    }
+
+
 def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: int = 0) -> None:
     """Check an answer is exactly what ``seat`` may see of the stored game, and no more."""
-    _, state, events = stored(db, document["table"])
+    record, state, events = stored(db, document["table"])
     assert list(document) == DOCUMENT_KEYS
     assert document["seat"] == seat
+    assert document["move"] == len(record.actions)
+    assert document["names"] == [
+        f"P{s}" if kind == "human" else f"P{s} {kind.split(':')[0]}"
+        for s, kind in enumerate(document["seats"])
+    ]
     view = cr.observe(state, seat)
     assert document["view"] == cr.encode_view(view)
     legal = cr.legal_actions(view) if view.is_my_turn else ()
     assert document["legal_actions"] == [cr.encode_action(action) for action in legal]
+    # The previews are computed on the seat's view, never on the state.
+    assert document["previews"] == [expected_preview(view, action) for action in legal]
+    outcome = state.outcome
+    if outcome is None:
+        assert document["outcome"] is None
+    else:
+        names = ["" if kind == "human" else kind.split(":")[0] for kind in document["seats"]]
+        ended = cr.GameOver(outcome.winners, outcome.reason)
+        assert document["outcome"] == {
+            "winners": list(outcome.winners),
+            "reason": outcome.reason,
+            "shares": list(outcome.shares),
+            "text": describe_event(ended, seat, names=names),
+            "reason_text": PHRASES["en"][f"reason.{outcome.reason}"],
+        }
+        assert after > 0 or document["outcome"]["text"] == document["narration"][-1]
+    for progress, collection in zip(document["progress"], state.collections, strict=True):
+        assert progress["cards"] == sum(collection)
+        assert progress["species"] == sum(1 for n in collection if n)
+        assert cr.has_won(collection) == (progress["species"] >= 7 or progress["triples"] >= 2)
+    if seat is None:
+        assert document["hand_flocks"] is None
+    else:
+        hand = state.hands[seat]
+        assert document["hand_flocks"] == {
+            s.value: birds_home(s, hand[s.index]) for s in cr.SPECIES if hand[s.index]
+        }
     redacted = cr.visible_events(events[after:], seat)
     assert document["events"] == [cr.encode_event(event) for event in redacted]
+    assert document["narration"] == narration_of(redacted, seat, document["seats"])
     assert document["next_event"] == len(events)
     # Independently of the functions above: nothing secret is in the answer at all.
     assert not SECRET_KEYS & set(all_keys(document))
@@ -216,7 +289,7 @@ def test_meta_describes_every_option_as_option_info_does(client: TestClient) -> 
     response = client.get("/api/meta")
     assert response.status_code == 200
     document = response.json()
-    assert list(document) == ["options"]
+    assert list(document) == ["options", "species", "win"]
     described = tuple(
         OptionInfo(
             name=option["name"],
@@ -242,6 +315,30 @@ def test_meta_describes_every_option_as_option_info_does(client: TestClient) -> 
     assert [o["name"] for o in document["options"]] == list(cr.GameOptions(num_players=2).to_json())
 
 
+def test_meta_sends_the_species_of_cards_py(client: TestClient) -> None:
+    document = client.get("/api/meta").json()
+    assert document["species"] == [
+        {
+            "id": species.value,
+            "name": species.label,
+            "copies": species.copies,
+            "small_flock": species.small_flock,
+            "big_flock": species.big_flock,
+        }
+        for species in cr.SPECIES
+    ]
+    assert sum(species["copies"] for species in document["species"]) == cr.DECK_SIZE
+    assert document["win"] == {"species": 7, "triples": 2, "triple": 3}
+    # The win conditions sent are the library's (has_won), on every collection below.
+    rng = random.Random(4)
+    win = document["win"]
+    for _ in range(2000):
+        collection = tuple(rng.choice((0, 0, 1, 2, 3, 4)) for _ in cr.SPECIES)
+        species = sum(1 for n in collection if n)
+        triples = sum(1 for n in collection if n >= win["triple"])
+        assert cr.has_won(collection) == (species >= win["species"] or triples >= win["triples"])
+
+
 def test_the_browser_client_is_served_when_present(client: TestClient) -> None:
     response = client.get("/")
     if response.status_code == 404:  # the static files are not there yet
@@ -249,6 +346,55 @@ def test_the_browser_client_is_served_when_present(client: TestClient) -> None:
     else:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/html")
+
+
+def rules_in_client(source: str) -> list[str]:
+    """What in a JavaScript source looks like a species table or a rule of the game."""
+    code = re.sub(r"/\*.*?\*/", "", source, flags=re.DOTALL)  # comments do not count
+    code = re.sub(r"(?m)(^|\s)//.*$", "", code)
+    found = [
+        f"the species id {species.value!r} as a string"
+        for species in cr.SPECIES
+        if re.search(rf"[\"'`]{species.value}[\"'`]", code)
+    ]
+    patterns = {
+        r"\bfunction\s+\w*captur\w*By\b|\bcapturedBy\b|\bcaptured_by\b": "a capture function",
+        r"\blastIndexOf\s*\(|\.includes\(\s*species\s*\)": "the capture rule (nearest bird)",
+        r"\bdescribeEvent\b|\bcase\s+[\"']laid[\"']": "a narration of the events",
+        r"(>=|<=|<|>)\s*[\w.]*\b(small|big)(_flock)?\b": "a flock size compared",
+        r"\bseven_species\b|\btwo_triples\b|\bmost_cards\b": "the win reasons",
+        r"(>=|>)\s*3\b|/7 species|/2 triples": "the win conditions",
+        r"\bkeep\s*=|\bkept\s*=": "the birds a flock keeps",
+    }
+    found += [what for pattern, what in patterns.items() if re.search(pattern, code)]
+    return found
+
+
+OLD_CLIENT = """
+  const SPECIES = [{ id: "flamingo", name: "Flamingo", copies: 7, small: 2, big: 3 }];
+  // capturedBy("owl") in a comment is not code
+  function capturedBy(row, species, side) {
+    if (!row.includes(species)) return null;
+    return row.slice(row.lastIndexOf(species) + 1);
+  }
+  const kept = info && held >= info.big ? 2 : 1;
+  function describeEvent(event) { switch (event.type) { case "laid": return ""; } }
+  const triples = items.filter(([, n]) => n >= 3).length;
+"""
+
+
+def test_the_browser_client_holds_no_species_table_and_no_rule() -> None:
+    assert rules_in_client("/* 'owl' */ const x = 1; // 'duck'") == []
+    assert set(rules_in_client(OLD_CLIENT)) == {
+        "the species id 'flamingo' as a string",
+        "a capture function",
+        "the capture rule (nearest bird)",
+        "a narration of the events",
+        "a flock size compared",
+        "the win conditions",
+        "the birds a flock keeps",
+    }
+    assert rules_in_client((STATIC_DIR / "app.js").read_text(encoding="utf-8")) == []
 
 
 # --------------------------------------------------------------------------- seats and tokens
@@ -374,8 +520,14 @@ def test_bad_actions_are_refused(
     illegal = next(a for a in cr.ALL_ACTIONS if a not in legal)
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({"content": b"nope"}, 400, "body: invalid JSON at line 1, column 1"),
-        ({"json": {"type": "pass"}}, 400, 'body: expected {"action": <action document>}'),
+        ({"json": {"type": "pass"}}, 400, 'body: expected {"action": <action document>'),
         ({"json": {"action": {"type": "pass"}, "x": 1}}, 400, "body: expected"),
+        ({"json": {"move": 0}}, 400, "body: expected"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": -1}}, 400, "move: expected"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": "0"}}, 400, "move: expected"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": True}}, 400, "move: expected"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": 1.0}}, 400, "move: expected"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": 1}}, 409, "not a move of"),
         ({"json": {"action": {"type": "fly"}}}, 400, "action.type: 'fly' is not one of"),
         (
             {"json": {"action": {"type": "lay", "species": "owl", "row": 4, "side": "left"}}},
@@ -444,6 +596,99 @@ def test_unknown_tables_and_paths_are_404(client: TestClient, db: Path) -> None:
     assert response.status_code == 405
     assert response.json() == {"error": "GET is not allowed on /api/tables"}
     assert row_counts(db) == before
+
+
+def test_a_move_sent_twice_is_refused_the_second_time(client: TestClient, db: Path) -> None:
+    table, tokens = create(client, ["human", "greedy"], seed=BIG_SEED)
+    headers = bearer(tokens["0"])
+    document = client.get(f"/api/tables/{table}", headers=headers).json()
+    move = document["move"]
+    body = {"action": document["legal_actions"][0], "move": move}
+    first = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
+    assert first.status_code == 200, first.text
+    check_answer(db, first.json(), 0)
+    assert first.json()["move"] > move
+    before = row_counts(db)
+    again = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
+    assert again.status_code == 409, again.text
+    assert again.json() == {
+        "error": f"move {move} was already played: the match is at move {first.json()['move']}"
+    }
+    assert row_counts(db) == before
+    # The same action with the move number now in force is taken, if still legal.
+    now = first.json()
+    body = {"action": now["legal_actions"][0], "move": now["move"]}
+    third = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
+    assert third.status_code == 200, third.text
+    assert row_counts(db)[1] > before[1]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_previews_are_those_of_the_seats_view(client: TestClient, db: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    options = {
+        "refill_trigger": rng.choice(["capture", "same_species_lay"]),
+        "round_end_timing": rng.choice(["immediate", "end_of_turn"]),
+        "optional_draw_if_adjacent": rng.choice([True, False]),
+    }
+    table, tokens = create(client, ["human", "human", "random"], seed=seed, options=options)
+    previews = 0
+    for _ in range(400):
+        _, state, _ = stored(db, table)
+        if state.is_over:
+            break
+        seat = state.current_player
+        document = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(seat)])).json()
+        view = cr.observe(state, seat)
+        legal = cr.legal_actions(view)
+        assert document["previews"] == [expected_preview(view, action) for action in legal]
+        previews += len(legal)
+        other = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(1 - seat)])).json()
+        assert other["legal_actions"] == other["previews"] == []
+        pick = rng.randrange(len(legal))
+        body = {"action": document["legal_actions"][pick], "move": document["move"]}
+        response = client.post(
+            f"/api/tables/{table}/actions", json=body, headers=bearer(tokens[str(seat)])
+        )
+        assert response.status_code == 200, response.text
+    assert previews > 200
+
+
+def test_a_seat_bot_chooses_as_a_fresh_bot_told_the_whole_history() -> None:
+    """The old behaviour: a bot built per move, given the knowledge folded from the start."""
+    options = cr.GameOptions(num_players=2)
+    spec = cr.parse_bot_spec("ismcts:iterations=40")
+    bot_seed, seed = 12345, 8
+    rng = random.Random(8)
+    match = cr.Match(options, seed, [None, SeatBot(spec, bot_seed, 1)])
+    known = cr.Knowledge.at_setup(cr.new_game(options, seed))
+    state = match.state
+    checked = 0
+    while not match.is_over and match.move < 80:
+        if match.to_act == 0:
+            action = rng.choice(match.legal_actions(0))
+            match.act(0, action, move=match.move)
+        else:
+            move = match.move
+            fresh = cr.IsmctsBot(seed=derive_seed(bot_seed, 1, move), iterations=40)
+            expected = fresh.choose(match.view(1), knowledge=known)
+            action = match.play_bot()  # type: ignore[assignment]
+            assert action == expected, move
+            checked += 1
+        state, events = cr.step(state, action)
+        known = cr.learn(known, cr.visible_events(events, 1), 1)
+        assert state == match.state
+    assert checked >= 15
+    # Rebuilt from the record in the middle of the game, the seat chooses the same.
+    record = match.record()
+    cut = cr.GameRecord(record.options, record.seed, record.actions[:-7])
+    again = cr.Match.from_record(cut, [None, SeatBot(spec, bot_seed, 1)], names=["a", "b"])
+    for action in record.actions[-7:]:
+        if again.to_act == 1:
+            assert again.play_bot() == action
+        else:
+            again.act(0, action)
+    assert again.state == match.state
 
 
 # --------------------------------------------------------------------------- concurrency
@@ -548,13 +793,11 @@ def test_a_failing_bot_is_not_asked_again_for_the_same_move(
 ) -> None:
     calls: list[int] = []
 
-    def broken(
-        bot: cr.Bot, view: cr.PlayerView, knowledge: cr.Knowledge | None = None
-    ) -> cr.Action:
+    def broken(bot: cr.RandomBot, view: cr.PlayerView) -> cr.Action:
         calls.append(view.turn)
         raise RuntimeError("this bot is broken")
 
-    monkeypatch.setattr("cuckoo_rules.web.tables.choose_action", broken)
+    monkeypatch.setattr(cr.RandomBot, "choose", broken)
     with TestClient(create_app(db)) as client:
         table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
         assert calls == [1]
@@ -606,7 +849,7 @@ def test_a_corrupt_database_is_not_served(db: Path) -> None:
         )
     with pytest.raises(
         cr.CuckooError,
-        match=rf"table '{table}': actions\[\d+\] \(move \d+, turn \d+\): .* is not legal",
+        match=rf"table '{table}': actions\[\d+\]( \(move \d+, turn \d+\))?: .* is not legal",
     ):
         create_app(db)
 

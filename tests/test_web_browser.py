@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -32,7 +33,7 @@ from tests.conftest import ROOT
 from tests.servers import serve
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, ConsoleMessage, Error, Page, ViewportSize
+    from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, ViewportSize
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -274,7 +275,15 @@ def test_whole_game_against_a_bot_by_clicking(
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = problems.watch(context.new_page(), "desktop")
+        posted: list[object] = []
+
+        def request(request: Request) -> None:
+            if request.method == "POST" and request.url.split("?")[0].endswith("/actions"):
+                posted.append(json.loads(request.post_data or "null"))
+
+        page.on("request", request)
         create_table(page, server_url, ["random"], seed=7)
+        check_species_key(page)
         assert re.search(r"#table=[^&]+&token=.+", page.url), page.url
         assert page.locator("#rows > li.row").count() == 4
         assert page.locator("#hand .hand-card").count() >= 1
@@ -286,19 +295,22 @@ def test_whole_game_against_a_bot_by_clicking(
             assert time.monotonic() - started < GAME_SECONDS, f"no end after {move} moves"
             play_one_move(page, move)
             move += 1
+            if move == 3:
+                check_previews_shown(page)
             if move == 12:
                 screenshot(page, artifacts / "web-client-midgame.png")
                 check_phone_view(browser, page.url, artifacts, problems)
 
         title = page.locator("#gameover-title").inner_text()
-        assert re.fullmatch(r"Game over — (you win|P1 random wins|.* share the victory)", title)
+        winners = r"(you win|P1 random wins|.* share the victory)"
+        assert re.fullmatch(rf"Game over: {winners} \(.+\)\.", title), title
         assert page.locator("#status").inner_text() == title
         assert page.locator("#standings li").count() == 2
         assert page.locator("#actions-section").is_hidden()
         log = page.locator("#log").inner_text()
         assert re.search(r"P1 random (lays|draws|does not draw|flies)", log), log
         assert re.search(r"You (lay|draw|do not draw|fly)", log), log
-        assert "Game over" in log
+        assert title in log  # the outcome's sentence ends the narration too
         reason = page.locator("#gameover-reason").inner_text()
         reasons = "(seven species|two triples) in a collection|the cards ran out; most cards.*"
         assert re.fullmatch(rf"Reason: ({reasons})\.", reason), reason
@@ -308,9 +320,61 @@ def test_whole_game_against_a_bot_by_clicking(
         page.locator("#gameover").wait_for(state="visible")
         assert page.locator("#gameover-reason").inner_text() == reason
         assert move > 5
+        # Every move was sent with the move number it answers (a resent one is refused).
+        assert posted
+        for body in posted:
+            assert isinstance(body, dict), body
+            assert set(body) == {"action", "move"}, body
+            assert type(body["move"]) is int
         assert problems.messages == []
     finally:
         context.close()
+
+
+TABLE_DOCUMENT = """
+    async () => {
+        const fragment = new URLSearchParams(window.location.hash.slice(1));
+        const headers = { Authorization: `Bearer ${fragment.get("token")}` };
+        const response = await fetch(`/api/tables/${fragment.get("table")}`, { headers });
+        return await response.json();
+    }
+"""
+
+
+def check_species_key(page: Page) -> None:
+    """The key of species and flock sizes is built from /api/meta (cards.py)."""
+    rows = page.locator("#species-table tbody tr")
+    assert rows.count() == len(cr.SPECIES)
+    for row, species in zip(rows.all(), cr.SPECIES, strict=True):
+        cells = row.locator("td").all_text_contents()  # in a closed <details>
+        assert row.locator(".name").text_content() == species.label
+        assert cells == [str(species.copies), str(species.small_flock), str(species.big_flock)]
+
+
+def check_previews_shown(page: Page) -> None:
+    """Each move button says what the server's preview of that action says."""
+    page.wait_for_selector(READY)
+    if page.locator("#gameover").is_visible():
+        return
+    document = page.evaluate(TABLE_DOCUMENT)
+    names = {s.value: s.label for s in cr.SPECIES}
+    buttons = page.locator("#actions button.action-lay")
+    lays = [
+        (action, seen)
+        for action, seen in zip(document["legal_actions"], document["previews"], strict=True)
+        if action["type"] == "lay"
+    ]
+    assert buttons.count() == len(lays)
+    for button, (action, seen) in zip(buttons.all(), lays, strict=True):
+        title = str(button.get_attribute("title"))
+        assert f"row {action['row']}" in title
+        taken = seen["captured"]
+        if taken:
+            assert f"captures {len(taken)}: {', '.join(names[s] for s in taken)}" in title
+        else:
+            assert "captures nothing" in title
+        assert ("the row is refilled" in title) == seen["refilled"]
+        assert ("then you may draw" in title) == (seen["draw_offered"] is True)
 
 
 def check_phone_view(browser: Browser, url: str, artifacts: Path, problems: Problems) -> None:

@@ -50,24 +50,28 @@ def test_no_accepted_move_is_lost_to_sigkill(tmp_path: Path) -> None:
         table = created.json()["table"]
         token = created.json()["tokens"]["0"]
         events: list[Any] = []
+        narration: list[Any] = []
         after = 0
         moves = 0
         while moves < 12:
             document = get(client, f"/api/tables/{table}?after={after}", token)
             events += document["events"]
+            narration += document["narration"]
             after = document["next_event"]
             if document["view"]["phase"] == "game_over":
                 break
             action = rng.choice(document["legal_actions"])
             response = client.post(
                 f"/api/tables/{table}/actions?after={after}",
-                json={"action": action},
+                json={"action": action, "move": document["move"]},
                 headers={"Authorization": f"Bearer {token}"},
             )
             assert response.status_code == 200, response.text
             events += response.json()["events"]
+            narration += response.json()["narration"]
             after = response.json()["next_event"]
             moves += 1
+            last_action, last_move = action, document["move"]
         last = response.json()
         process.send_signal(signal.SIGKILL)  # at once, right after the last answer
         assert process.wait(timeout=TIMEOUT) == -signal.SIGKILL
@@ -76,8 +80,19 @@ def test_no_accepted_move_is_lost_to_sigkill(tmp_path: Path) -> None:
     with server(db, log) as (_, url), httpx.Client(base_url=url, timeout=TIMEOUT) as client:
         again = get(client, f"/api/tables/{table}", token)
         assert again["events"] == events
-        assert {**again, "events": []} == {**last, "events": []}
+        assert again["narration"] == narration
+        parts: dict[str, list[Any]] = {"events": [], "narration": []}
+        assert {**again, **parts} == {**last, **parts}
         assert again == get(client, f"/api/tables/{table}?after=0", token)
+        # The last move sent again (a client that did not see the answer) is refused.
+        resent = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": last_action, "move": last_move},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert resent.status_code == 409, resent.text
+        assert "was already played" in resent.json()["error"]
+        assert get(client, f"/api/tables/{table}", token) == again
         # The game goes on from there.
         action = again["legal_actions"][0]
         response = client.post(
@@ -148,6 +163,7 @@ def test_a_kill_in_the_middle_of_play_keeps_every_answered_move(tmp_path: Path) 
     # Every answered move is there: the events up to the last answer are unchanged.
     assert again["next_event"] >= last["next_event"]
     assert again["events"][: last["next_event"]] == last["events"]
+    assert again["narration"][: last["next_event"]] == last["narration"]
     assert again["view"]["turn"] >= last["view"]["turn"]
 
 

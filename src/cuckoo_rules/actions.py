@@ -6,21 +6,27 @@ and again (see :data:`LAY_ACTIONS`), but any equal action built by hand is accep
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from typing import TypeAlias
 
 import attrs
 
 from .cards import SPECIES, Species
+from .errors import IllegalActionError, short_repr
 
 __all__ = [
+    "ACTION_ID_BY_IDENTITY",
     "ALL_ACTIONS",
     "DRAW",
+    "DRAW_ID",
     "FLY_HOME_ACTIONS",
+    "FLY_HOME_ID",
     "LAY_ACTIONS",
     "NUM_DISTINCT_ACTIONS",
     "NUM_ROWS",
     "PASS",
+    "PASS_ID",
     "Action",
     "Draw",
     "FlyHome",
@@ -65,18 +71,41 @@ class Phase(Enum):
         return f"Phase.{self.name}"
 
 
+def _check_species(instance: object, attribute: attrs.Attribute[Species], value: object) -> None:
+    if type(value) is not Species:
+        raise TypeError(
+            f"{type(instance).__name__}: species must be a Species such as Species.OWL, got "
+            f"{short_repr(value)} ({type(value).__name__}); parse_action reads text such as "
+            + ("'lay owl 0 left'" if type(instance) is Lay else "'fly owl'")
+        )
+
+
+def _check_side(instance: object, attribute: attrs.Attribute[Side], value: object) -> None:
+    if type(value) is not Side:
+        raise TypeError(
+            f"Lay: side must be Side.LEFT or Side.RIGHT, got {short_repr(value)} "
+            f"({type(value).__name__})"
+        )
+
+
 def _check_row(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
     # ``True == 1`` and ``1.0 == 1``: refuse them, or equality and legality would disagree.
     if type(value) is not int:
-        raise TypeError(f"row must be an int, got {value!r}")
+        raise TypeError(
+            f"Lay: row must be an int from 0 to {NUM_ROWS - 1}, got {short_repr(value)} "
+            f"({type(value).__name__})"
+        )
+    if not 0 <= value < NUM_ROWS:
+        raise IllegalActionError(f"Lay: row must be 0 to {NUM_ROWS - 1}, got {value}")
 
 
 @attrs.frozen(repr=False)
 class Lay:
     """Lay every card of ``species`` from hand at the ``side`` end of row ``row``.
 
-    Building a ``Lay`` checks the types (a :class:`TypeError` otherwise); whether the row
-    is in range and the species in hand is for :func:`cuckoo_rules.apply` to say.
+    Building a ``Lay`` checks the types (a :class:`TypeError` saying what was expected
+    otherwise) and the row (an :class:`~cuckoo_rules.IllegalActionError` unless 0 to 3);
+    whether the species is in hand is for :func:`cuckoo_rules.apply` to say.
 
     Attributes:
         species: The species laid; the hand must hold at least one card of it.
@@ -88,9 +117,9 @@ class Lay:
         Lay(Species.PARROT, 0, Side.LEFT)
     """
 
-    species: Species = attrs.field(validator=attrs.validators.instance_of(Species))
+    species: Species = attrs.field(validator=_check_species)
     row: int = attrs.field(validator=_check_row)
-    side: Side = attrs.field(validator=attrs.validators.instance_of(Side))
+    side: Side = attrs.field(validator=_check_side)
 
     def __repr__(self) -> str:
         return f"Lay({self.species!r}, {self.row!r}, {self.side!r})"
@@ -112,7 +141,7 @@ class FlyHome:
         species: The flock's species; the hand must hold at least its small-flock number.
     """
 
-    species: Species = attrs.field(validator=attrs.validators.instance_of(Species))
+    species: Species = attrs.field(validator=_check_species)
 
     def __repr__(self) -> str:
         return f"FlyHome({self.species!r})"
@@ -157,15 +186,24 @@ ALL_ACTIONS: tuple[Action, ...] = (
 NUM_DISTINCT_ACTIONS = len(ALL_ACTIONS)
 """The number of distinct actions: 64 lays, draw, 8 flocks and pass (74)."""
 
-_DRAW_ID = 64
-_FLY_HOME_ID = 65
-_PASS_ID = 73
+DRAW_ID = 64
+"""The id of ``Draw()``."""
+
+FLY_HOME_ID = 65
+"""The id of ``FlyHome(Species.FLAMINGO)``: ``FlyHome(s)`` has id ``FLY_HOME_ID + s.index``."""
+
+PASS_ID = 73
+"""The id of ``Pass()``."""
+
 _LEFT = Side.LEFT  # module constants: ``Side.LEFT`` is a slow class-attribute lookup
 _RIGHT = Side.RIGHT
 
 # The engine hands out the objects of ALL_ACTIONS (kept alive there), so their
 # identities map to their ids at the cost of one dictionary lookup.
-_ID_OF_ACTION: dict[int, int] = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
+ACTION_ID_BY_IDENTITY: Mapping[int, int] = {id(a): i for i, a in enumerate(ALL_ACTIONS)}
+"""The id of each object of :data:`ALL_ACTIONS`, by its :func:`id`: the fast path of
+:func:`action_id` for the action objects the engine hands out (an equal action built by
+hand has another identity: use :func:`action_id`). Read it, never change it."""
 
 
 def action_id(action: Action) -> int:
@@ -185,7 +223,7 @@ def action_id(action: Action) -> int:
         >>> action_id(Lay(Species.OWL, 1, Side.RIGHT)), action_id(Pass())
         (11, 73)
     """
-    index = _ID_OF_ACTION.get(id(action))
+    index = ACTION_ID_BY_IDENTITY.get(id(action))
     if index is not None:
         return index
     if isinstance(action, Lay):
@@ -196,12 +234,12 @@ def action_id(action: Action) -> int:
             if side is _RIGHT:
                 return species.index * 8 + row * 2 + 1
     elif isinstance(action, Draw):
-        return _DRAW_ID
+        return DRAW_ID
     elif isinstance(action, FlyHome):
         if isinstance(action.species, Species):
-            return _FLY_HOME_ID + action.species.index
+            return FLY_HOME_ID + action.species.index
     elif isinstance(action, Pass):
-        return _PASS_ID
+        return PASS_ID
     raise ValueError(f"{action!r} is not a well-formed action")
 
 

@@ -11,8 +11,9 @@ Subcommands:
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
 a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handler.
 
-The narration of a game is built from the events of :func:`cuckoo_rules.step`; seats and
-rows are numbered from 0, as in the API.
+Games run on a :class:`cuckoo_rules.Match` and are told by :mod:`cuckoo_rules.narration`
+(the sentences every front end uses), from a spectator's view and events: the command
+line holds no rule of its own. Seats and rows are numbered from 0, as in the API.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import random
 import secrets
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import cuckoo_rules as cr
 
-from . import bots, terminal
+from . import bots, narration, terminal
 from .options import OptionInfo, option_info
 from .rng import SEED_LIMIT
 
@@ -43,6 +44,15 @@ __all__ = [
     "replay_command",
     "tournament_table",
 ]
+
+
+class _Commands(Protocol):
+    """The subcommands of a parser (what ``ArgumentParser.add_subparsers`` returns)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """Add a subcommand and return its parser."""
+        ...
+
 
 PROG = "cuckoo-rules"
 """The name of the console script."""
@@ -101,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------- demo command
 
 
-def _add_demo_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_demo_command(commands: _Commands) -> None:
     """Declare ``demo`` and its arguments: player count, seed and every game option."""
     demo = commands.add_parser(
         "demo",
@@ -226,9 +236,10 @@ def _seed_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -
 def _run_demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play and print a game between random players; bad arguments are usage errors."""
     seed = _seed_from_args(args, parser)
-    state = cr.new_game(_checked_options(args, parser), seed)
-    print(f"Seed {seed}; replay with: {replay_command(state.options, seed)}")
-    play_random_game(state, random.Random(seed), print)
+    options = _checked_options(args, parser)
+    match = cr.Match(options, seed, [None] * options.num_players)
+    print(f"Seed {seed}; replay with: {replay_command(options, seed)}")
+    play_random_game(match, random.Random(seed), print)
     return 0
 
 
@@ -255,35 +266,41 @@ def replay_command(options: cr.GameOptions, seed: int) -> str:
 
 
 def play_random_game(
-    state: cr.GameState, rng: random.Random, emit: Callable[[str], object]
-) -> cr.GameState:
-    """Play ``state`` to the end with uniformly random legal actions, narrating each step.
+    match: cr.Match, rng: random.Random, emit: Callable[[str], object]
+) -> cr.Match:
+    """Play a match to the end with uniformly random legal actions, narrating each step.
+
+    Every seat to act that is not a bot's takes an action drawn by ``rng`` among its legal
+    actions (bots, if any, play their own). The narration is a spectator's: drawn cards
+    stay hidden.
 
     Args:
-        state: The state to start from (usually fresh from :func:`cuckoo_rules.new_game`).
+        match: The match to play, usually fresh, with ``None`` seats.
         rng: The source of the players' choices.
         emit: Called with each line of narration.
 
     Returns:
-        The final state.
+        The match, now over.
     """
-    for line in describe_setup(state):
+    for line in describe_setup(match.view(None)):
         emit(line)
-    while not state.is_over:
-        action = rng.choice(cr.legal_actions(state))
-        state, events = cr.step(state, action)
-        for line in describe_events(events, state):
+    while not match.is_over:
+        shown = match.event_count
+        if not match.play_bots():
+            seat = match.view(None).current_player
+            match.act(seat, rng.choice(match.legal_actions(seat)))
+        for line in describe_events(match.events(None, shown), match.view(None)):
             emit(line)
-    for line in describe_game_over(state):
+    for line in describe_game_over(match.view(None)):
         emit(line)
-    return state
+    return match
 
 
 # --------------------------------------------------------------------------- tournament command
 
 
 def _add_tournament_command(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: _Commands,
 ) -> None:
     """Declare ``tournament`` and its arguments: bots, games, workers, seed, JSON output."""
     kinds = "; ".join(
@@ -481,7 +498,7 @@ def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
 # --------------------------------------------------------------------------- play command
 
 
-def _add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_play_command(commands: _Commands) -> None:
     """Declare ``play`` and its arguments: players, seat, bots, seed, save, colour."""
     play = commands.add_parser(
         "play",
@@ -566,7 +583,7 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
         for seat, spec in enumerate(specs)
     ]
-    names = ["you" if spec is None else spec.text for spec in specs]
+    names = ["human" if spec is None else spec.text for spec in specs]
     console = _console(args)
     print(f"Seed {seed}; you are player {args.seat}. Type q to leave.")
     try:
@@ -582,7 +599,7 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 # --------------------------------------------------------------------------- replay command
 
 
-def _add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_replay_command(commands: _Commands) -> None:
     """Declare ``replay`` and its arguments: the record, the seat and colour."""
     replay = commands.add_parser(
         "replay",
@@ -631,7 +648,7 @@ _WEB_EXTRA_HINT = "install the web extra: pip install 'cuckoo-rules[web]'"
 """What ``serve`` prints when Starlette or uvicorn is missing."""
 
 
-def _add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_serve_command(commands: _Commands) -> None:
     """Declare ``serve`` and its arguments: host, port and database file."""
     serve = commands.add_parser(
         "serve",
@@ -721,110 +738,103 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 # --------------------------------------------------------------------------- narration
 
 
-def describe_setup(state: cr.GameState) -> list[str]:
-    """Describe a freshly dealt game: options, dealer, rows, collections, piles."""
-    lines = [
-        f"CuBirds, {state.num_players} players. Options: {_describe_options(state.options)}",
-        f"P{state.dealer} deals {cr.HAND_SIZE} cards to each player.",
-        *_row_lines(state.rows),
-        "Collections:",
-        *_collection_lines(state),
-        f"Draw pile {len(state.draw_pile)} cards, discard pile {sum(state.discard_pile)}.",
-    ]
-    return [*lines, _turn_header(state)]
+def _spectator(state: cr.GameState | cr.PlayerView) -> cr.PlayerView:
+    """What a spectator sees of ``state`` (a view is taken as it is)."""
+    return state if isinstance(state, cr.PlayerView) else cr.observe(state, None)
 
 
-def describe_events(events: Sequence[cr.Event], after: cr.GameState) -> list[str]:
-    """Describe the events of one step (from :func:`cuckoo_rules.step`) in plain English.
+def describe_setup(state: cr.GameState | cr.PlayerView) -> list[str]:
+    """Describe a freshly dealt game: options, dealer, rows, collections, piles.
 
     Args:
-        events: The events of one step, in order.
-        after: The state the step led to (rows and collections are shown as they are now).
+        state: The game as dealt, as a view (a spectator's, usually) or a state (of which
+            only the public part is shown).
+    """
+    view = _spectator(state)
+    n = view.num_players
+    deal = cr.Dealt(view.round, view.dealer, view.hand_sizes, (None,) * n)
+    lines = [
+        f"CuBirds, {n} players. Options: {_describe_options(view.options)}",
+        narration.describe_event(deal, None) or "",
+        *_row_lines(view.rows),
+        "Collections:",
+        *_collection_lines(view),
+        f"Draw pile {view.draw_pile_size} cards, discard pile {view.discard_pile_size}.",
+    ]
+    return [*lines, _turn_header(view)]
+
+
+_ROW_EVENTS = (cr.Laid, cr.Captured, cr.RowRefilled)
+
+
+def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerView) -> list[str]:
+    """Describe the events of one action as the demo prints them, for a spectator.
+
+    The sentences are :func:`cuckoo_rules.narration.narrate`'s (a lay and its capture in
+    one); the demo adds what a spectator would look at next: the row once a lay (its
+    capture and its refill) is told, the collection after a flock, and the header of each
+    new turn. The end of the game is left to :func:`describe_game_over`.
+
+    Args:
+        events: The events of one action, in order (they are redacted for a spectator).
+        after: The game after the action, as a view or a state (rows, collections and
+            hand sizes are shown as they are now, as a spectator sees them).
 
     Returns:
-        The lines of narration, as a spectator may see them (drawn cards stay hidden);
-        the end of the game is left to :func:`describe_game_over`.
+        The lines of the demo.
     """
-    events = cr.visible_events(events, None)
+    view = _spectator(after)
+    seen = cr.visible_events(events, None)
     lines: list[str] = []
-    for index, event in enumerate(events):
-        following = events[index + 1] if index + 1 < len(events) else None
-        lines += _describe_event(event, following, after)
+    told: list[cr.Event] = []  # a lay and what follows it on its row, told together
+    for index, event in enumerate(seen):
+        following = seen[index + 1] if index + 1 < len(seen) else None
+        if isinstance(event, cr.TurnStarted):
+            lines.append(_turn_header(view))
+        elif isinstance(event, _ROW_EVENTS) or (told and isinstance(event, cr.Reshuffled)):
+            told.append(event)
+            if not isinstance(following, (*_ROW_EVENTS[1:], cr.Reshuffled)):
+                lines += ["  " + line for line in narration.narrate(told, None)]
+                rows = [e.row for e in told if isinstance(e, _ROW_EVENTS)]
+                lines += _row_lines(view.rows, rows[0])
+                told = []
+        elif not isinstance(event, cr.GameOver):
+            indent = "" if isinstance(event, cr.RoundEnded | cr.Dealt) else "  "
+            line = narration.describe_event(event, None)
+            if line is not None:
+                lines.append(indent + line)
+            if isinstance(event, cr.FlewHome):
+                lines.append(f"    collection: {_collection(view.collections[event.player])}")
     return lines
 
 
-def _describe_event(event: cr.Event, following: cr.Event | None, after: cr.GameState) -> list[str]:
-    """Describe one event (phrased by :func:`cuckoo_rules.terminal.describe_event`).
+def describe_game_over(state: cr.GameState | cr.PlayerView) -> list[str]:
+    """Describe the end of a game: who won and why, its length, every final collection.
 
-    The demo adds what a spectator would look at next: the row after a lay is complete,
-    the collection after a flock, the header of each new turn, and why the cards ran out.
+    The winners and the reason are the game's :attr:`~cuckoo_rules.PlayerView.outcome`,
+    told by :func:`cuckoo_rules.narration.describe_event`.
+
+    Raises:
+        ValueError: If the game is not over.
     """
-    if isinstance(event, cr.TurnStarted):
-        return [_turn_header(after)]
-    if isinstance(event, cr.GameOver):
-        return [_describe_exhaustion(after)] if event.reason == "most_cards" else []
-    indent = "" if isinstance(event, cr.RoundEnded | cr.Dealt) else "  "
-    lines = [indent + line for line in terminal.describe_event(event)]
-    row_done = not isinstance(following, cr.Captured | cr.RowRefilled | cr.Reshuffled)
-    if isinstance(event, cr.Laid | cr.Captured | cr.RowRefilled) and row_done:
-        lines += _row_lines(after.rows, event.row)
-    if isinstance(event, cr.FlewHome):
-        lines.append(f"    collection: {_collection(after.collections[event.player])}")
-    return lines
-
-
-def describe_game_over(state: cr.GameState) -> list[str]:
-    """Describe the end of a game: who won, why, and every final collection."""
-    seats = [f"P{seat}" for seat in state.winners]
-    if len(seats) == 1:
-        names, verb = seats[0], "wins"
-    else:
-        names, verb = f"{', '.join(seats[:-1])} and {seats[-1]}", "share the victory"
+    view = _spectator(state)
+    outcome = view.outcome
+    if outcome is None:
+        raise ValueError("the game is not over: it has no outcome to describe")
+    over = cr.GameOver(outcome.winners, outcome.reason)
     return [
-        f"Game over after {state.turn} turns and {state.round} rounds: "
-        f"{names} {verb} ({_why_won(state)}).",
+        narration.describe_event(over, None) or "",
+        f"The game lasted {_plural(view.turn, 'turn')} over {_plural(view.round, 'round')}.",
         "Final collections:",
-        *_collection_lines(state),
+        *_collection_lines(view),
     ]
 
 
-def _describe_exhaustion(after: cr.GameState) -> str:
-    """Explain why no new round could be dealt (rules §4.2)."""
-    options = after.options
-    available = len(after.draw_pile)
-    where = "draw pile"
-    if options.exhaustion_counts_discard:
-        available += sum(after.discard_pile)
-        where = "draw and discard piles"
-    needed = cr.HAND_SIZE * options.num_players
-    return (
-        f"Only {_plural(available, 'card')} remain in the {where}, fewer than the {needed} "
-        "needed to deal: the game ends."
-    )
-
-
-def _turn_header(state: cr.GameState) -> str:
+def _turn_header(view: cr.PlayerView) -> str:
     """The first line of a turn: its number, the player and their hand size."""
-    p = state.current_player
-    hand = _plural(state.hand_size(p), "card")
-    return f"Turn {state.turn} (round {state.round}): P{p}, {hand} in hand"
-
-
-def _why_won(state: cr.GameState) -> str:
-    """Explain the victory: a winning collection, or the most cards when the cards ran out."""
-    outcome = state.outcome
-    assert outcome is not None, "the game is over"
-    collection = state.collections[outcome.winners[0]]
-    if outcome.reason == "most_cards":
-        return f"the cards ran out; most cards in a collection: {sum(collection)}"
-    reasons = []
-    present = [s for s in cr.SPECIES if collection[s.index]]
-    triples = [s.value for s in present if collection[s.index] >= 3]
-    if len(present) >= 7:
-        reasons.append(f"{len(present)} species")
-    if len(triples) >= 2:
-        reasons.append("3 or more of " + " and ".join(triples))
-    return "; ".join(reasons)
+    p = view.current_player
+    hand = _plural(view.hand_sizes[p], "card")
+    return f"Turn {view.turn} (round {view.round}): P{p}, {hand} in hand"
 
 
 def _describe_options(options: cr.GameOptions) -> str:
@@ -846,17 +856,17 @@ def _row_lines(rows: Sequence[cr.Row], only: int | None = None) -> list[str]:
     ]
 
 
-def _collection_lines(state: cr.GameState) -> list[str]:
+def _collection_lines(view: cr.PlayerView) -> list[str]:
     """One line per seat with its collection and its size."""
     return [
         f"    P{seat}: {_collection(counts)} ({_plural(sum(counts), 'card')})"
-        for seat, counts in enumerate(state.collections)
+        for seat, counts in enumerate(view.collections)
     ]
 
 
 def _collection(counts: cr.Counts) -> str:
-    """A multiset as ``2 owl, 1 robin`` (``nothing`` when empty)."""
-    items = [f"{n} {species.value}" for species, n in cr.counts_to_dict(counts).items()]
+    """A multiset as ``2 owls, 1 robin`` (``nothing`` when empty)."""
+    items = [narration.species_name(s, n) for s, n in cr.counts_to_dict(counts).items()]
     return ", ".join(items) if items else "nothing"
 
 

@@ -48,7 +48,7 @@ from .options import GameOptions
 from .outcome import has_won, most_cards_winners, win_reason
 from .preview import birds_home, captured_by
 from .rng import SEED_LIMIT, shuffle, splitmix64
-from .state import _SMALL, EMPTY_COUNTS, Counts, GameState, Row, can_fly_home
+from .state import EMPTY_COUNTS, SMALL_FLOCKS, Counts, GameState, Row, can_fly_home
 from .views import PlayerView
 
 __all__ = [
@@ -163,11 +163,6 @@ class _Piles:
         if len(cards) > done:
             events.append(event_of(done, cards[done:]))
 
-    def draw_pile(self) -> tuple[Species, ...]:
-        if self.pos == 0 and type(self.draw) is tuple:
-            return self.draw
-        return tuple(self.draw[self.pos :])
-
 
 def _add(counts: Counts, cards: list[Species] | tuple[Species, ...]) -> Counts:
     """Return ``counts`` with ``cards`` added."""
@@ -179,6 +174,48 @@ def _add(counts: Counts, cards: list[Species] | tuple[Species, ...]) -> Counts:
 
 def _replace(items: tuple[Counts, ...], index: int, value: Counts) -> tuple[Counts, ...]:
     return items[:index] + (value,) + items[index + 1 :]
+
+
+def _state(
+    options: GameOptions,
+    piles: _Piles,
+    *,
+    round: int,
+    turn: int,
+    dealer: int,
+    current_player: int,
+    phase: Phase,
+    rows: tuple[Row, ...],
+    hands: tuple[Counts, ...],
+    known_hands: tuple[Counts, ...],
+    collections: tuple[Counts, ...],
+    winners: tuple[int, ...] = (),
+) -> GameState:
+    """Build the state a transition ends in: the one place the engine makes a state.
+
+    The seed, the random streams used and both piles are as ``piles`` left them; every
+    other part is named, so that no two parts of one type (the seats and counters, the
+    hands and collections) can be swapped unnoticed. ``winners`` stays empty until the
+    game is over.
+    """
+    draw = piles.draw  # the cards from piles.pos on are left (a tuple's [0:] is itself)
+    return GameState(  # positional, in the order of GameState's fields: apply's hot path
+        options,
+        piles.seed,
+        piles.shuffles,
+        round,
+        turn,
+        dealer,
+        current_player,
+        phase,
+        rows,
+        draw[piles.pos :] if type(draw) is tuple else tuple(draw[piles.pos :]),
+        piles.discard,
+        hands,
+        known_hands,
+        collections,
+        winners,
+    )
 
 
 # --------------------------------------------------------------------------- setup (§2)
@@ -247,22 +284,18 @@ def new_game(options: GameOptions, seed: int) -> GameState:
         seat = (dealer + k) % n
         collections[seat] = _add(EMPTY_COUNTS, piles.take(1))
 
-    return GameState(
+    return _state(
         options,
-        seed,
-        piles.shuffles,
-        1,
-        1,
-        dealer,
-        dealer,
-        _LAY,
-        tuple(rows),
-        piles.draw_pile(),
-        piles.discard,
-        hands,
-        (EMPTY_COUNTS,) * n,
-        tuple(collections),
-        (),
+        piles,
+        round=1,
+        turn=1,
+        dealer=dealer,
+        current_player=dealer,
+        phase=_LAY,
+        rows=tuple(rows),
+        hands=hands,
+        known_hands=(EMPTY_COUNTS,) * n,
+        collections=tuple(collections),
     )
 
 
@@ -347,7 +380,7 @@ def legal_actions(state: GameState | PlayerView) -> tuple[Action, ...]:
     if phase is _DRAW:
         return _DRAW_OR_PASS
     flocks: tuple[Action, ...] = tuple(
-        FLY_HOME_ACTIONS[i] for i in range(NUM_SPECIES) if hand[i] >= _SMALL[i]
+        FLY_HOME_ACTIONS[i] for i in range(NUM_SPECIES) if hand[i] >= SMALL_FLOCKS[i]
     )
     return flocks + _ONLY_PASS
 
@@ -372,6 +405,7 @@ def apply(state: GameState, action: Action) -> GameState:
 
     Raises:
         IllegalActionError: If ``action`` is not legal in ``state``; the message says why.
+        TypeError: If ``state`` is not a :class:`GameState` (a view, say).
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, legal_actions
@@ -380,7 +414,11 @@ def apply(state: GameState, action: Action) -> GameState:
         >>> after.turn > state.turn or after.phase is not Phase.LAY
         True
     """
-    return _transition(state, action, None)
+    try:  # free in CPython 3.11 unless it raises: apply's hot path
+        return _transition(state, action, None)
+    except AttributeError:
+        _check_state(state)
+        raise
 
 
 def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
@@ -405,8 +443,23 @@ def step(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]
         TurnStarted(player=0, turn=2)
     """
     events: list[Event] = []
-    after = _transition(state, action, events)
+    try:
+        after = _transition(state, action, events)
+    except AttributeError:
+        _check_state(state)
+        raise
     return after, tuple(events)
+
+
+def _check_state(state: object) -> None:
+    """Raise a clear TypeError if ``state`` is not a state (a view, say)."""
+    if type(state) is not GameState:
+        hint = (
+            ": a view hides cards the rules need (act through a Match, which holds the state)"
+            if isinstance(state, PlayerView)
+            else ""
+        )
+        raise TypeError(f"apply and step take a GameState, got {type(state).__name__}{hint}")
 
 
 def _transition(state: GameState, action: Action, events: list[Event] | None) -> GameState:
@@ -418,8 +471,8 @@ def _transition(state: GameState, action: Action, events: list[Event] | None) ->
             assert isinstance(action, Lay)
             species = action.species
             row = action.row
-            # A Lay's field types are checked when it is built: only range and hand here.
-            if 0 <= row < NUM_ROWS and state.hands[state.current_player][species.index]:
+            # A Lay's fields (types, row range) are checked when it is built: only the hand.
+            if state.hands[state.current_player][species.index]:
                 return _lay(state, species, row, action.side, _Piles.of(state, events))
     elif phase is _DRAW:
         if kind is Draw:
@@ -503,22 +556,18 @@ def _lay(
     if options.round_end_timing == "immediate" and not any(new_hand):
         return _end_turn(state, hands, known_hands, state.collections, rows, piles)
     if not piles.is_empty() and (absent or options.optional_draw_if_adjacent):
-        return GameState(
+        return _state(
             options,
-            state.seed,
-            piles.shuffles,
-            state.round,
-            state.turn,
-            state.dealer,
-            p,
-            _DRAW,
-            rows,
-            piles.draw_pile(),
-            piles.discard,
-            hands,
-            known_hands,
-            state.collections,
-            (),
+            piles,
+            round=state.round,
+            turn=state.turn,
+            dealer=state.dealer,
+            current_player=p,
+            phase=_DRAW,
+            rows=rows,
+            hands=hands,
+            known_hands=known_hands,
+            collections=state.collections,
         )
     return _flock_check(state, hands, known_hands, rows, piles)
 
@@ -564,22 +613,18 @@ def _flock_check(
 ) -> GameState:
     """Go to the flock phase if a flock is possible (or always offered), else end the turn."""
     if state.options.always_prompt_flock or can_fly_home(hands[state.current_player]):
-        return GameState(
+        return _state(
             state.options,
-            state.seed,
-            piles.shuffles,
-            state.round,
-            state.turn,
-            state.dealer,
-            state.current_player,
-            _FLOCK,
-            rows,
-            piles.draw_pile(),
-            piles.discard,
-            hands,
-            known_hands,
-            state.collections,
-            (),
+            piles,
+            round=state.round,
+            turn=state.turn,
+            dealer=state.dealer,
+            current_player=state.current_player,
+            phase=_FLOCK,
+            rows=rows,
+            hands=hands,
+            known_hands=known_hands,
+            collections=state.collections,
         )
     return _end_turn(state, hands, known_hands, state.collections, rows, piles)
 
@@ -629,42 +674,35 @@ def _end_turn(
     if has_won(collections[p]):
         if events is not None:
             events.append(GameOver((p,), win_reason(collections[p])))
-        return GameState(
+        return _state(
             options,
-            state.seed,
-            piles.shuffles,
-            state.round,
-            state.turn,
-            state.dealer,
-            p,
-            _OVER,
-            rows,
-            piles.draw_pile(),
-            piles.discard,
-            hands,
-            known_hands,
-            collections,
-            (p,),
+            piles,
+            round=state.round,
+            turn=state.turn,
+            dealer=state.dealer,
+            current_player=p,
+            phase=_OVER,
+            rows=rows,
+            hands=hands,
+            known_hands=known_hands,
+            collections=collections,
+            winners=(p,),
         )
     if any(hands[p]):
         if events is not None:
             events.append(TurnStarted((p + 1) % options.num_players, state.turn + 1))
-        return GameState(
+        return _state(
             options,
-            state.seed,
-            piles.shuffles,
-            state.round,
-            state.turn + 1,
-            state.dealer,
-            (p + 1) % options.num_players,
-            _LAY,
-            rows,
-            piles.draw_pile(),
-            piles.discard,
-            hands,
-            known_hands,
-            collections,
-            (),
+            piles,
+            round=state.round,
+            turn=state.turn + 1,
+            dealer=state.dealer,
+            current_player=(p + 1) % options.num_players,
+            phase=_LAY,
+            rows=rows,
+            hands=hands,
+            known_hands=known_hands,
+            collections=collections,
         )
     return _end_round(state, hands, known_hands, collections, rows, piles)
 
@@ -697,22 +735,19 @@ def _end_round(
         winners = most_cards_winners(collections)
         if events is not None:
             events.append(GameOver(winners, "most_cards"))
-        return GameState(
+        return _state(
             options,
-            state.seed,
-            piles.shuffles,
-            state.round,
-            state.turn,
-            state.dealer,
-            p,
-            _OVER,
-            rows,
-            piles.draw_pile(),
-            piles.discard,
-            no_hands,
-            no_hands,
-            collections,
-            winners,
+            piles,
+            round=state.round,
+            turn=state.turn,
+            dealer=state.dealer,
+            current_player=p,
+            phase=_OVER,
+            rows=rows,
+            hands=no_hands,
+            known_hands=no_hands,
+            collections=collections,
+            winners=winners,
         )
     who = options.next_round_first_player
     dealer = state.dealer if who == "same_dealer" else p  # rules §4.3
@@ -720,22 +755,18 @@ def _end_round(
     first = (p + 1) % n if who == "left_of_round_ender" else dealer
     if events is not None:
         events.append(TurnStarted(first, state.turn + 1))
-    return GameState(
+    return _state(
         options,
-        state.seed,
-        piles.shuffles,
-        state.round + 1,
-        state.turn + 1,
-        dealer,
-        first,
-        _LAY,
-        rows,
-        piles.draw_pile(),
-        piles.discard,
-        new_hands,
-        no_hands,
-        collections,
-        (),
+        piles,
+        round=state.round + 1,
+        turn=state.turn + 1,
+        dealer=dealer,
+        current_player=first,
+        phase=_LAY,
+        rows=rows,
+        hands=new_hands,
+        known_hands=no_hands,
+        collections=collections,
     )
 
 
@@ -755,8 +786,6 @@ def _why_illegal(state: GameState, action: object) -> str:
     if phase is _LAY:
         if not isinstance(action, Lay):
             return f"{asked}: a turn starts by laying birds"
-        if not 0 <= action.row < NUM_ROWS:
-            return f"{asked}: row must be an integer from 0 to {NUM_ROWS - 1}"
         return f"{asked}: player {p} holds no {action.species.value}"
     if phase is _DRAW:
         return f"{asked}: after a lay that took no cards the choice is Draw() or Pass()"

@@ -15,6 +15,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidOptionsError",
     "ViewError",
+    "needs_extra",
     "short_repr",
 ]
 
@@ -90,8 +91,23 @@ def short_repr(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _needs_extra(module: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
-    """The error to raise when ``module`` cannot import a package of the optional ``extra``."""
+def needs_extra(module: str, extra: str, error: ModuleNotFoundError) -> ModuleNotFoundError:
+    """Return the error to raise when ``module`` cannot import a package of an optional extra.
+
+    The research adapters and the web server need packages that ``pip install
+    cuckoo-rules`` does not bring; each catches the :class:`ModuleNotFoundError` of its
+    import and raises this one instead, which says what to install.
+
+    Args:
+        module: The module that needs the package (``"cuckoo_rules.web"``).
+        extra: The optional dependency group that brings it (``"web"``).
+        error: The error the import raised.
+
+    Example:
+        >>> error = needs_extra("cuckoo_rules.web", "web", ModuleNotFoundError(name="uvicorn"))
+        >>> print(error)
+        cuckoo_rules.web needs uvicorn: pip install 'cuckoo-rules[web]'
+    """
     missing = (error.name or "").partition(".")[0] or "a package"
     return ModuleNotFoundError(
         f"{module} needs {missing}: pip install 'cuckoo-rules[{extra}]'", name=error.name

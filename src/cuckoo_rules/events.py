@@ -16,11 +16,11 @@ from typing import TypeAlias
 
 import attrs
 
-from .actions import Side
+from .actions import Phase, Side
 from .cards import Species
 from .errors import ViewError
 from .outcome import WinReason
-from .state import Counts
+from .state import Counts, GameState
 
 __all__ = [
     "Captured",
@@ -31,6 +31,7 @@ __all__ = [
     "Event",
     "FlewHome",
     "GameOver",
+    "GameStarted",
     "Laid",
     "Reshuffled",
     "RoundEnded",
@@ -218,6 +219,46 @@ class Dealt:
 
 
 @attrs.frozen
+class GameStarted:
+    """A game was set up: the rows built, the duplicates set aside, the first hands dealt.
+
+    :func:`cuckoo_rules.new_game` takes no action, so :func:`~cuckoo_rules.step` never
+    returns this event: :meth:`of` makes it from a freshly dealt state, and a
+    :class:`~cuckoo_rules.Match` tells its bots of it (it is what the setup shows every
+    player beyond its first view).
+
+    Attributes:
+        dealer: The seat that dealt.
+        discarded: The duplicates set aside face up while the rows were built that went
+            to the discard pile, as counts (none with ``setup_duplicates_to =
+            "draw_pile"``).
+        hand_sizes: How many cards each seat received.
+        hands: The cards each seat received as counts, or ``None`` where hidden from the
+            viewer.
+    """
+
+    dealer: int
+    discarded: Counts
+    hand_sizes: tuple[int, ...]
+    hands: tuple[Counts | None, ...]
+
+    @classmethod
+    def of(cls, state: GameState) -> GameStarted:
+        """The setup of a game just dealt (``state`` as :func:`~cuckoo_rules.new_game` returns it).
+
+        Raises:
+            ViewError: If ``state`` is not the state before the first action of a game.
+        """
+        if not isinstance(state, GameState) or (state.round, state.turn, state.phase) != (
+            1,
+            1,
+            Phase.LAY,
+        ):
+            raise ViewError(f"state: expected a game before its first action, got {state!r}")
+        return cls(state.dealer, state.discard_pile, tuple(map(sum, state.hands)), state.hands)
+
+
+@attrs.frozen
 class TurnStarted:
     """A new turn started.
 
@@ -256,6 +297,7 @@ Event: TypeAlias = (
     | TurnEnded
     | RoundEnded
     | Dealt
+    | GameStarted
     | TurnStarted
     | GameOver
 )
@@ -289,7 +331,7 @@ def visible_events(events: Iterable[Event], viewer: int | None) -> tuple[Event, 
         if isinstance(event, Drew):
             if event.player != viewer and event.cards is not None:
                 event = Drew(event.player, event.count, None)
-        elif isinstance(event, Dealt | RoundEnded):
+        elif isinstance(event, Dealt | RoundEnded | GameStarted):
             hands = tuple(h if seat == viewer else None for seat, h in enumerate(event.hands))
             event = attrs.evolve(event, hands=hands)
         out.append(event)

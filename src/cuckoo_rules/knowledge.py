@@ -44,6 +44,7 @@ from .events import (
     Drew,
     Event,
     FlewHome,
+    GameStarted,
     Laid,
     Reshuffled,
     RoundEnded,
@@ -114,7 +115,8 @@ class Knowledge:
 
         The discard pile of a game that has just been set up holds only the duplicates
         set aside face up while the rows were built, so every seat (and a spectator)
-        knows it; nothing else is known yet. Only the public part of ``state`` is read.
+        knows it; nothing else is known yet. Only the public part of ``state`` is read;
+        it is also what :func:`learn` knows after a :class:`~cuckoo_rules.GameStarted`.
 
         Raises:
             ViewError: If ``state`` is not the state before the first action of a game
@@ -164,7 +166,8 @@ def _plus(a: Counts, b: Counts) -> Counts:
 def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> Knowledge:
     """Return ``knowledge`` updated with ``events``, as ``viewer`` saw them.
 
-    Give the events of a game in order, from its start (:func:`Knowledge.start`), as
+    Give the events of a game in order, from its start (:meth:`Knowledge.start`, or
+    any knowledge followed by the game's :class:`~cuckoo_rules.GameStarted`), as
     :func:`~cuckoo_rules.visible_events` redacts them for ``viewer`` (a seat or ``None``
     for a spectator); events the viewer could not see in full are used only for what
     they show. The result is sound: the true state always agrees with it.
@@ -191,6 +194,9 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
                     discards = _plus(discards, known if hand is None else hand)
             elif type(event) is Dealt:
                 limits = [DECK_COUNTS] * len(limits)
+            elif type(event) is GameStarted:  # a new game: what Knowledge.at_setup knows
+                limits = [DECK_COUNTS] * len(event.hand_sizes)
+                discards = event.discarded
             elif type(event) is Reshuffled:
                 discards = EMPTY_COUNTS
     except IndexError:

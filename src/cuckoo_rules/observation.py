@@ -54,8 +54,9 @@ from .actions import NUM_ROWS, Phase
 from .cards import NUM_SPECIES
 from .errors import ViewError
 from .options import MAX_PLAYERS, MIN_PLAYERS, check_int
+from .preview import capture_sizes
 from .state import EMPTY_COUNTS
-from .views import PlayerView, _unseen_besides
+from .views import PlayerView, unseen_given_rows
 
 __all__ = [
     "ObservationField",
@@ -188,16 +189,7 @@ def encode_observation(view: PlayerView) -> tuple[int, ...]:
     row_counts: list[list[int]] = []
     for row in view.rows:
         n = len(row)
-        last = n - 1
-        count = [0] * NUM_SPECIES
-        left = [0] * NUM_SPECIES
-        right = [0] * NUM_SPECIES
-        for position, card in enumerate(row):
-            i = card.index
-            if not count[i]:
-                left[i] = position
-            count[i] += 1
-            right[i] = last - position
+        count, left, right = capture_sizes(row)
         rows.append(n)
         rows += count
         rows += left
@@ -206,7 +198,7 @@ def encode_observation(view: PlayerView) -> tuple[int, ...]:
     hand = view.hand
     viewer = view.viewer
     out += hand if hand is not None else EMPTY_COUNTS
-    out += _unseen_besides(view, row_counts)
+    out += unseen_given_rows(view, row_counts)
     out.append(view.draw_pile_size)
     out.append(view.discard_pile_size)
     out += rows

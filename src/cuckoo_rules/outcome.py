@@ -26,13 +26,27 @@ from typing import Literal
 import attrs
 
 __all__ = [
+    "SPECIES_TO_WIN",
+    "TRIPLE",
+    "TRIPLES_TO_WIN",
     "Outcome",
+    "WinProgress",
     "WinReason",
     "has_won",
     "most_cards_winners",
+    "win_progress",
     "win_reason",
     "winner_shares",
 ]
+
+SPECIES_TO_WIN = 7
+"""A collection of this many species wins (rules §3.3)."""
+
+TRIPLE = 3
+"""The cards of one species that make a triple."""
+
+TRIPLES_TO_WIN = 2
+"""A collection with this many triples wins (rules §3.3)."""
 
 WinReason = Literal["seven_species", "two_triples", "most_cards"]
 """Why a game ended: a collection of 7 species, of two triples, or the cards ran out."""
@@ -50,9 +64,39 @@ def has_won(collection: Sequence[int]) -> bool:
     for count in collection:
         if count:
             species += 1
-            if count >= 3:
+            if count >= TRIPLE:
                 triples += 1
-    return species >= 7 or triples >= 2
+    return species >= SPECIES_TO_WIN or triples >= TRIPLES_TO_WIN
+
+
+@attrs.frozen
+class WinProgress:
+    """How far a collection is from winning, for display.
+
+    Attributes:
+        species: The species it holds (it wins with :data:`SPECIES_TO_WIN`).
+        triples: The species it holds three or more of (it wins with
+            :data:`TRIPLES_TO_WIN`).
+        cards: The cards it holds (what counts when the cards run out, §4.2).
+    """
+
+    species: int
+    triples: int
+    cards: int
+
+
+def win_progress(collection: Sequence[int]) -> WinProgress:
+    """Return how far ``collection`` is from each way of winning.
+
+    Example:
+        >>> win_progress((3, 1, 0, 0, 0, 0, 0, 4))
+        WinProgress(species=3, triples=2, cards=8)
+    """
+    return WinProgress(
+        sum(1 for count in collection if count),
+        sum(1 for count in collection if count >= TRIPLE),
+        sum(collection),
+    )
 
 
 def win_reason(collection: Sequence[int]) -> WinReason:
@@ -64,7 +108,11 @@ def win_reason(collection: Sequence[int]) -> WinReason:
         >>> win_reason((3, 0, 3, 0, 0, 0, 0, 0)), win_reason((1, 1, 1, 1, 1, 1, 1, 0))
         ('two_triples', 'seven_species')
     """
-    return "seven_species" if sum(1 for count in collection if count) >= 7 else "two_triples"
+    return (
+        "seven_species"
+        if sum(1 for count in collection if count) >= SPECIES_TO_WIN
+        else "two_triples"
+    )
 
 
 def most_cards_winners(collections: Sequence[Sequence[int]]) -> tuple[int, ...]:

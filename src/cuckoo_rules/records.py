@@ -65,20 +65,11 @@ from typing import Any, Protocol
 import attrs
 
 from .actions import Action, action_id
-from .codec import (
-    _fail,
-    _header,
-    _int,
-    _keys,
-    _list,
-    _mapping,
-    decode_action,
-    decode_options,
-    encode_action,
-)
+from .codec import decode_action, decode_options, encode_action
+from .codec._fields import array, fail, int_in, keys, mapping
+from .codec.versions import check_header
 from .engine import apply, new_game, step
-from .errors import DecodeError, IllegalActionError, InvalidOptionsError
-from .errors import short_repr as _describe
+from .errors import DecodeError, IllegalActionError, InvalidOptionsError, short_repr
 from .events import Event
 from .jsontext import loads, lone_surrogate_in, undecodable
 from .options import GameOptions
@@ -164,10 +155,10 @@ class GameResult:
     def __attrs_post_init__(self) -> None:
         path = "metadata.result.winners"
         if not isinstance(self.winners, tuple):
-            raise _record_fail(path, f"expected a tuple of seats, got {_describe(self.winners)}")
+            raise _record_fail(path, f"expected a tuple of seats, got {short_repr(self.winners)}")
         for i, seat in enumerate(self.winners):
             if type(seat) is not int:
-                raise _record_fail(f"{path}[{i}]", f"expected an integer, got {_describe(seat)}")
+                raise _record_fail(f"{path}[{i}]", f"expected an integer, got {short_repr(seat)}")
             if seat < 0:
                 raise _record_fail(f"{path}[{i}]", f"{seat} is out of range (at least 0)")
         if not self.winners:
@@ -198,7 +189,7 @@ def _check_text(value: object, path: str) -> None:
     if value is None:
         return
     if not isinstance(value, str):
-        raise _record_fail(path, f"expected a string or None, got {_describe(value)}")
+        raise _record_fail(path, f"expected a string or None, got {short_repr(value)}")
     _check_characters(value, path)
 
 
@@ -240,19 +231,19 @@ class Metadata:
             if not isinstance(self.players, tuple):
                 raise _record_fail(
                     "metadata.players",
-                    f"expected a tuple of names or None, got {_describe(self.players)}",
+                    f"expected a tuple of names or None, got {short_repr(self.players)}",
                 )
             for i, name in enumerate(self.players):
                 if not isinstance(name, str):
                     raise _record_fail(
-                        f"metadata.players[{i}]", f"expected a string, got {_describe(name)}"
+                        f"metadata.players[{i}]", f"expected a string, got {short_repr(name)}"
                     )
                 _check_characters(name, f"metadata.players[{i}]")
         _check_text(self.date, "metadata.date")
         _check_text(self.event, "metadata.event")
         if self.result is not None and not isinstance(self.result, GameResult):
             raise _record_fail(
-                "metadata.result", f"expected a GameResult or None, got {_describe(self.result)}"
+                "metadata.result", f"expected a GameResult or None, got {short_repr(self.result)}"
             )
 
 
@@ -266,7 +257,7 @@ def _check_action(action: object, index: int) -> None:
     except ValueError:
         raise _record_fail(
             f"actions[{index}]",
-            f"{_describe(action)} is not a well-formed action (Lay, Draw, FlyHome or Pass)",
+            f"{short_repr(action)} is not a well-formed action (Lay, Draw, FlyHome or Pass)",
             index,
         ) from None
 
@@ -319,13 +310,13 @@ class GameRecord:
             raise InvalidOptionsError(f"seed: {self.seed!r} is not an integer in [0, 2**64)")
         if not isinstance(self.actions, tuple):
             raise _record_fail(
-                "actions", f"expected a tuple of actions, got {_describe(self.actions)}"
+                "actions", f"expected a tuple of actions, got {short_repr(self.actions)}"
             )
         for index, action in enumerate(self.actions):
             _check_action(action, index)
         metadata = self.metadata
         if not isinstance(metadata, Metadata):
-            raise _record_fail("metadata", f"expected Metadata, got {_describe(metadata)}")
+            raise _record_fail("metadata", f"expected Metadata, got {short_repr(metadata)}")
         n = self.options.num_players
         if metadata.players is not None and len(metadata.players) != n:
             raise _record_fail(
@@ -564,20 +555,20 @@ def _decode_action_at(data: object, index: int) -> Action:
 
 
 def _decode_metadata(data: object) -> Metadata:
-    doc = _mapping(data, "metadata")
+    doc = mapping(data, "metadata")
     for key, value in doc.items():
         if key not in _METADATA_KEYS:
-            _fail("metadata", f"unknown key {_describe(key)}")
+            fail("metadata", f"unknown key {short_repr(key)}")
         if value is None:
-            _fail(f"metadata.{key}", "null is not allowed; omit the key instead")
+            fail(f"metadata.{key}", "null is not allowed; omit the key instead")
     players = None
     if "players" in doc:
-        players = tuple(_list(doc["players"], "metadata.players"))
+        players = tuple(array(doc["players"], "metadata.players"))
     result = None
     if "result" in doc:
-        result_doc = _mapping(doc["result"], "metadata.result")
-        _keys(result_doc, "metadata.result", _RESULT_KEYS)
-        result = GameResult(tuple(_list(result_doc["winners"], "metadata.result.winners")))
+        result_doc = mapping(doc["result"], "metadata.result")
+        keys(result_doc, "metadata.result", _RESULT_KEYS)
+        result = GameResult(tuple(array(result_doc["winners"], "metadata.result.winners")))
     # Metadata and GameResult check the types of the values and name the field.
     return Metadata(players, doc.get("date"), doc.get("event"), result)
 
@@ -602,12 +593,12 @@ def decode_record(data: object) -> GameRecord:
             or ``"metadata.players[1]: expected a string, got 7"``. Some are raised
             as :class:`RecordError`, a subclass, with ``index`` set for a bad action.
     """
-    doc = _mapping(data, "record")
-    version = _header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
+    doc = mapping(data, "record")
+    version = check_header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
     options = decode_options(doc["options"], version=version)
-    seed = _int(doc["seed"], "seed", 0, SEED_LIMIT - 1)
+    seed = int_in(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     actions = tuple(
-        _decode_action_at(item, i) for i, item in enumerate(_list(doc["actions"], "actions"))
+        _decode_action_at(item, i) for i, item in enumerate(array(doc["actions"], "actions"))
     )
     metadata = _decode_metadata(doc["metadata"])
     return GameRecord(options, seed, actions, metadata)

@@ -2,7 +2,10 @@
 
 Everything shown comes from a :class:`~cuckoo_rules.PlayerView` and from events
 redacted by :func:`~cuckoo_rules.visible_events`, so the screen never shows what the
-seat may not know. Bots are given views only.
+seat may not know. Bots are given views only. The games run on a
+:class:`~cuckoo_rules.Match`, what happened is told by
+:mod:`cuckoo_rules.narration`, and what an action would do by
+:func:`~cuckoo_rules.preview.preview`: the terminal holds no rule of its own.
 
 The loops read and write through injected streams (:class:`Console`), so they can be
 tested without a terminal; ``cuckoo-rules play`` and ``cuckoo-rules replay`` wire them
@@ -13,46 +16,32 @@ from __future__ import annotations
 
 import itertools
 import os
+import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
 import attrs
 
 from .actions import Action, Draw, FlyHome, Lay, Pass, Phase
-from .bots import Bot, choose_action, wants_knowledge
 from .cards import SPECIES, Species
-from .engine import HAND_SIZE, legal_actions, new_game, step
-from .errors import DecodeError
-from .events import (
-    Captured,
-    Dealt,
-    DeclinedDraw,
-    DeclinedFlock,
-    Drew,
-    Event,
-    FlewHome,
-    GameOver,
-    Laid,
-    Reshuffled,
-    RoundEnded,
-    RowRefilled,
-    visible_events,
-)
-from .knowledge import Knowledge, learn_each
+from .engine import legal_actions
+from .errors import DecodeError, IllegalActionError
+from .events import Event, RoundEnded
+from .match import Bot, Match, MatchError
+from .narration import narrate, seat_name, species_name
 from .notation import format_action, parse_action
 from .options import GameOptions
+from .outcome import SPECIES_TO_WIN, TRIPLES_TO_WIN, win_progress
 from .preview import preview
-from .records import GameRecord, GameResult, Metadata, dumps_record, replay_steps
+from .records import GameRecord, Metadata, RecordError, dumps_record
 from .state import Counts
-from .views import PlayerView, observe
+from .views import PlayerView
 
 __all__ = [
     "ABBREVIATIONS",
     "Console",
     "color_enabled",
     "describe_action",
-    "describe_event",
-    "narrate",
     "parse_choice",
     "play_interactive",
     "render_view",
@@ -153,24 +142,30 @@ def _row_text(row: Sequence[Species], color: bool) -> str:
     return " ".join(_bird(card, color) + (f"x{n}" if n > 1 else "") for card, n in runs)
 
 
+def _screen_names(names: Sequence[str] | None) -> tuple[str, ...] | None:
+    """The names as the screen shows them, without a bot spec's parameters.
+
+    The name ``you`` is left out too: ``play --save`` of 0.1 named the human so in its
+    records, and a replay watched from another seat would say "P0 you".
+    """
+    if not names:
+        return None
+    short = (name.partition(":")[0] for name in names)
+    return tuple("" if name.strip().lower() == "you" else name for name in short)
+
+
 def _seat_name(seat: int, viewer: int | None, names: Sequence[str] | None) -> str:
     """``you``, or ``P1 greedy`` (a bot spec's parameters are left out)."""
-    if seat == viewer:
-        return "you"
-    return f"P{seat}" + (f" {names[seat].partition(':')[0]}" if names else "")
-
-
-def _plural(count: int, noun: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    return seat_name(seat, viewer, names=_screen_names(names))
 
 
 def _progress(counts: Counts) -> str:
     """Progress towards the win conditions: species out of 7, triples out of 2."""
-    species = sum(1 for n in counts if n)
-    triples = sum(1 for n in counts if n >= 3)
-    total = sum(counts)
-    return f"{species}/7 species {triples}/2 triples {total:>2} card{'' if total == 1 else 's'}"
+    got = win_progress(counts)
+    return (
+        f"{got.species}/{SPECIES_TO_WIN} species {got.triples}/{TRIPLES_TO_WIN} triples "
+        f"{got.cards:>2} card{'' if got.cards == 1 else 's'}"
+    )
 
 
 def render_view(
@@ -196,7 +191,7 @@ def render_view(
         lines.append(f"  row {index}: " + _row_text(row, color))
     if view.hand is not None:
         lines.append(f"Your hand ({sum(view.hand)}): {_counts(view.hand, color)}")
-    lines.append("Collections (win: 7 species or 2 triples):")
+    lines.append(f"Collections (win: {SPECIES_TO_WIN} species or {TRIPLES_TO_WIN} triples):")
     for seat, counts in enumerate(view.collections):
         name = _seat_name(seat, view.viewer, names)[:16]
         lines.append(f"  {name:<16} hand {view.hand_sizes[seat]:>2}   {_progress(counts)}")
@@ -219,14 +214,16 @@ def describe_action(action: Action, view: PlayerView) -> str:
         'pass'
     """
     if isinstance(action, Lay | FlyHome) and view.is_my_turn:
-        held = (view.hand or (0,) * len(SPECIES))[action.species.index]
         seen = preview(view, action)
         if isinstance(action, FlyHome):
-            return f"fly {held} {action.species.value} home (keep {seen.birds_home})"
+            birds = species_name(action.species, seen.birds_home + seen.discarded)
+            return f"{birds}: {seen.birds_home} to collection, {seen.discarded} discarded"
+        held = (view.hand or (0,) * len(SPECIES))[action.species.index]
+        birds = species_name(action.species, held)
         if not seen.captured:
-            return f"{held} {action.species.value}, captures nothing"
+            return f"{birds}, captures nothing"
         cards = " ".join(ABBREVIATIONS[s] for s in seen.captured)
-        return f"{held} {action.species.value}, captures {len(seen.captured)}: {cards}"
+        return f"{birds}, captures {len(seen.captured)}: {cards}"
     if isinstance(action, Draw):
         return "draw 2 cards"
     if isinstance(action, Pass):
@@ -254,109 +251,6 @@ def round_summary(view: PlayerView, names: Sequence[str] | None = None) -> list[
         name = _seat_name(seat, view.viewer, names)[:16]
         lines.append(f"  {name:<16} {_progress(counts)}")
     return [*lines, f"** Round {view.round} begins: P{view.current_player} starts."]
-
-
-# --------------------------------------------------------------------------- narration
-
-
-def narrate(
-    events: Sequence[Event], viewer: int | None, names: Sequence[str] | None = None
-) -> list[str]:
-    """Describe events as ``viewer`` may see them (redacted by ``visible_events``).
-
-    Example:
-        >>> from cuckoo_rules import Drew, Species
-        >>> narrate([Drew(1, 2, (Species.OWL, Species.DUCK))], 0)
-        ['P1 draws 2 cards.']
-    """
-    lines: list[str] = []
-    for event in visible_events(events, viewer):
-        lines += describe_event(event, viewer, names)
-    return lines
-
-
-def describe_event(
-    event: Event, viewer: int | None = None, names: Sequence[str] | None = None
-) -> list[str]:
-    """Describe one event in English, as ``viewer`` would read it (``None``: a spectator).
-
-    The viewer's own seat is "you"; others are ``P1`` (followed by their name from
-    ``names``). Bookkeeping events (turn starts and ends, a declined flock) give no line.
-    Redact the event first (:func:`~cuckoo_rules.visible_events`) for a seat.
-
-    Example:
-        >>> from cuckoo_rules import Laid, Side, Species
-        >>> describe_event(Laid(2, Species.DUCK, 3, 1, Side.LEFT))
-        ['P2 lays 3 duck on the left of row 1.']
-    """
-
-    def who(seat: int, verb: str = "") -> str:
-        name = _seat_name(seat, viewer, names)
-        if verb and seat == viewer:
-            verb = _FIRST_PERSON.get(verb, verb.removesuffix("s"))
-        return (name[0].upper() + name[1:] + " " + verb).rstrip()
-
-    if isinstance(event, Laid):
-        return [
-            f"{who(event.player, 'lays')} {event.count} {event.species.value} on the "
-            f"{event.side.value} of row {event.row}."
-        ]
-    if isinstance(event, Captured):
-        cards = " ".join(s.value for s in event.cards)
-        return [f"{who(event.player, 'captures')} {cards} from row {event.row}."]
-    if isinstance(event, RowRefilled):
-        return [f"Row {event.row} is refilled with {' '.join(s.value for s in event.cards)}."]
-    if isinstance(event, Drew):
-        seen = f": {' '.join(s.value for s in event.cards)}" if event.cards else ""
-        return [f"{who(event.player, 'draws')} {_plural(event.count, 'card')}{seen}."]
-    if isinstance(event, DeclinedDraw):
-        return [f"{who(event.player, 'does')} not draw."]
-    if isinstance(event, FlewHome):
-        return [
-            f"{who(event.player, 'flies')} {event.revealed} {event.species.value} home, "
-            f"keeping {event.kept}."
-        ]
-    if isinstance(event, DeclinedFlock):
-        return []
-    if isinstance(event, Reshuffled):
-        return ["The discard pile is shuffled into a new draw pile."]
-    if isinstance(event, RoundEnded):
-        return [
-            f"** Round {event.round} ends: {who(event.player)} emptied a hand. "
-            f"Hands discarded: {', '.join(map(str, event.hand_sizes))} cards."
-        ]
-    if isinstance(event, Dealt):
-        dealer = who(event.dealer, "deals")
-        if all(size == HAND_SIZE for size in event.hand_sizes):
-            return [f"** Round {event.round}: {dealer} {HAND_SIZE} cards to each player."]
-        # A deal that empties the draw pile comes in two parts, around the reshuffle.
-        total = _plural(sum(event.hand_sizes), "card")
-        sizes = ", ".join(map(str, event.hand_sizes))
-        return [f"** Round {event.round}: {dealer} {total} from this draw pile ({sizes})."]
-    if isinstance(event, GameOver):
-        return [_game_over_line(event.winners, event.reason, viewer, names)]
-    return []
-
-
-_FIRST_PERSON = {"flies": "fly", "does": "do"}
-
-_REASONS = {
-    "seven_species": "seven species in a collection",
-    "two_triples": "two triples in a collection",
-    "most_cards": "the cards ran out; most cards in a collection",
-}
-
-
-def _game_over_line(
-    winners: Sequence[int], reason: str, viewer: int | None, names: Sequence[str] | None
-) -> str:
-    """The last line of a game, such as ``Game over: you win (two triples ...)``."""
-    who = " and ".join(_seat_name(seat, viewer, names) for seat in winners)
-    if len(winners) > 1:
-        verb = "share the victory"
-    else:
-        verb = "win" if list(winners) == [viewer] else "wins"
-    return f"Game over: {who} {verb} ({_REASONS.get(reason, reason)})."
 
 
 # --------------------------------------------------------------------------- input
@@ -440,9 +334,13 @@ def _say_happened(
     console: Console, events: Sequence[Event], viewer: int | None, names: Sequence[str] | None
 ) -> None:
     """Narrate ``events`` as ``viewer`` may see them, under ``What happened:``."""
-    happened = narrate(events, viewer, names)
+    happened = narrate(events, viewer, names=_screen_names(names))
     if happened:
-        console.say("What happened:", *(_fit(f"  {line}") for line in happened))
+        wrapped = (
+            textwrap.wrap(line, WIDTH, initial_indent="  ", subsequent_indent="    ")
+            for line in happened
+        )
+        console.say("What happened:", *itertools.chain.from_iterable(wrapped))
 
 
 def _show(
@@ -468,8 +366,8 @@ def play_interactive(
 ) -> GameRecord:
     """Play a game with a human at ``seat`` and bots at the other seats.
 
-    A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`) is given what
-    its seat learned from the events it saw (:func:`~cuckoo_rules.learn`).
+    The game is a :class:`~cuckoo_rules.Match`: a bot that follows the game (with an
+    ``inform`` hook) is told what its seat saw.
 
     Args:
         options: The game options.
@@ -484,44 +382,64 @@ def play_interactive(
     Returns:
         The record of the game as far as it was played.
     """
-    state = new_game(options, seed)
-    start = Knowledge.at_setup(state)
-    known = {s: start for s, bot in enumerate(bots) if wants_knowledge(bot)}
+    seats = [None if s == seat else bots[s] for s in range(options.num_players)]
+    match = Match(options, seed, seats, names=names)
     meta = Metadata(players=tuple(names)) if names else Metadata()
-    record = GameRecord.start(options, seed, meta)
     console.say(*legend(console.color))
-    recent: list[Event] = []
-    while not state.is_over:
-        player = state.current_player
-        if player == seat:
-            view = observe(state, seat)
-            _show(console, view, recent, names)
-            recent = []
+    shown = 0  # the number of the first event the human has not been shown
+    while not match.is_over:
+        if match.bot_to_act:
+            match.play_bot()
+        else:
+            view = match.view(seat)
+            _show(console, view, match.events(seat, shown), names)
+            shown = match.event_count
             action = _choose(console, view)
             if action is None:
                 console.say("You leave the game.")
+                record = match.record(meta)
                 _offer_save(record, save, console)
                 return record
-        else:
-            bot = bots[player]
-            assert bot is not None, f"no bot at seat {player}"
-            action = choose_action(bot, observe(state, player), known.get(player))
-        state, events = step(state, action)
-        known = learn_each(known, events)
-        record = record.append(action)
-        recent += events
-        if any(isinstance(event, RoundEnded) for event in events) and not state.is_over:
-            _say_happened(console, recent, seat, names)
-            recent = []
-            console.say(*round_summary(observe(state, seat), names))
-    _show(console, observe(state, seat), recent, names)
-    record = attrs.evolve(record, metadata=attrs.evolve(meta, result=GameResult.of(state)))
+            match.act(seat, action)
+        new = match.events(seat, shown)
+        if any(isinstance(event, RoundEnded) for event in new) and not match.is_over:
+            _say_happened(console, new, seat, names)
+            shown = match.event_count
+            console.say(*round_summary(match.view(seat), names))
+    _show(console, match.view(seat), match.events(seat, shown), names)
+    record = match.record(meta)
     if save is not None:
         _save(record, save, console)
     return record
 
 
 # --------------------------------------------------------------------------- replay
+
+
+def _replay_screens(
+    record: GameRecord, viewer: int | None
+) -> list[tuple[PlayerView, tuple[Event, ...]]]:
+    """Play a record on a :class:`Match`, keeping what ``viewer`` sees of each move.
+
+    Returns:
+        ``viewer``'s view after each move with the events of that move as ``viewer`` saw
+        them; the first entry is the deal, with no events.
+
+    Raises:
+        RecordError: At the first action that is not legal.
+    """
+    n = record.options.num_players
+    match = Match(record.options, record.seed, [None] * n)
+    screens: list[tuple[PlayerView, tuple[Event, ...]]] = [(match.view(viewer), ())]
+    for index, action in enumerate(record.actions):
+        shown, now = match.event_count, match.view(None)
+        try:
+            match.act(now.current_player, action)
+        except (IllegalActionError, MatchError) as error:
+            where = f"actions[{index}] (move {index + 1}, turn {now.turn})"
+            raise RecordError(f"{where}: {error}", index) from error
+        screens.append((match.view(viewer), match.events(viewer, shown)))
+    return screens
 
 
 def replay_interactive(record: GameRecord, viewer: int | None, console: Console) -> None:
@@ -532,14 +450,14 @@ def replay_interactive(record: GameRecord, viewer: int | None, console: Console)
     Raises:
         RecordError: If the record holds an illegal action.
     """
-    steps = list(replay_steps(record))
+    steps = _replay_screens(record, viewer)
     names = record.metadata.players
     console.say(*legend(console.color))
     index = 0
     while True:
-        state, events = steps[index]
+        view, events = steps[index]
         console.say(f"-- Move {index} of {len(steps) - 1}")
-        _show(console, observe(state, viewer), events, names)
+        _show(console, view, events, names)
         text = console.ask("Enter: next, b: back, q: quit> ")
         if text is None or text.lower() in _QUIT_WORDS:
             return

@@ -1,13 +1,13 @@
 """Bots that play CuBirds, and tournaments between them.
 
-- :class:`Bot`: the protocol, ``choose(view) -> Action``. Bots are given the acting
-  seat's :class:`~cuckoo_rules.PlayerView`, never the state, and each owns a
-  :class:`random.Random` seeded from its own ``seed``.
-- :class:`KnowledgeBot`: a bot that also uses what its seat's history proves beyond the
-  view (a :class:`~cuckoo_rules.Knowledge`), declared by ``uses_knowledge = True``;
-  drivers call :func:`choose_action`, which passes the knowledge to such bots only
-  (:func:`wants_knowledge`). :func:`play_game`, tournaments, the terminal game, the web
-  server and the Gymnasium environment track each such seat's knowledge from the events.
+- :class:`Bot`: the protocol, ``choose(view) -> Action``
+  (:class:`cuckoo_rules.match.Bot`). Bots are given the acting seat's
+  :class:`~cuckoo_rules.PlayerView`, never the state, and each owns a
+  :class:`random.Random` seeded from its own ``seed``. A bot that follows the history
+  (:class:`IsmctsBot`, for what it proves beyond the view) has the hook
+  ``inform(view, events)``, which a :class:`~cuckoo_rules.Match` calls after each
+  action; :func:`play_game`, tournaments, the terminal game, the web server and the
+  Gymnasium environment all play on a match.
 - :class:`RandomBot`, :class:`GreedyBot` (a one-ply heuristic, see
   :mod:`cuckoo_rules.bots.greedy`) and :class:`IsmctsBot` (Information Set Monte Carlo
   Tree Search, see :mod:`cuckoo_rules.bots.ismcts`).
@@ -41,11 +41,8 @@ from .base import (
     Bot,
     BotError,
     BotSpecError,
-    KnowledgeBot,
     RandomBot,
     check_view,
-    choose_action,
-    wants_knowledge,
 )
 from .greedy import WIN_VALUE, GreedyBot, collection_value, hand_value, potential_table
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
@@ -76,14 +73,12 @@ __all__ = [
     "EntrantResult",
     "GreedyBot",
     "IsmctsBot",
-    "KnowledgeBot",
     "PlayedGame",
     "RandomBot",
     "TournamentGame",
     "TournamentResult",
     "captured_by",
     "check_view",
-    "choose_action",
     "collection_value",
     "derive_seed",
     "entrant_labels",
@@ -97,6 +92,5 @@ __all__ = [
     "rollout_action",
     "run_tournament",
     "seating",
-    "wants_knowledge",
     "wilson_interval",
 ]

@@ -49,8 +49,9 @@ from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
 from ..cards import NUM_SPECIES, SPECIES
 from ..engine import legal_actions
 from ..outcome import has_won
-from ..preview import captured_by
-from ..state import _SMALL, Counts, Row
+from ..preview import birds_home, capture_sizes, captured_by
+from ..state import SMALL_FLOCKS as _SMALL
+from ..state import Counts, Row
 from ..views import PlayerView, unseen_cards
 from .base import check_view, own_rng
 
@@ -171,20 +172,12 @@ def _holding_chances(view: PlayerView, seat: int) -> tuple[float, ...]:
 
 def _best_capture(row: Row, chances: tuple[float, ...]) -> float:
     """The expected size of the best capture another seat could make on ``row``."""
-    length = len(row)
-    first: dict[int, int] = {}  # by species index: an Enum's hash is slow Python code
-    last: dict[int, int] = {}
-    for position, card in enumerate(row):
-        i = card.index
-        if i not in first:
-            first[i] = position
-        last[i] = position
-    if len(first) < 2:
-        return 0.0
+    counts, left, right = capture_sizes(row)
     best = 0.0
-    for i, position in first.items():
-        size = max(position, length - 1 - last[i])
-        expected = chances[i] * size
+    for i in range(NUM_SPECIES):
+        if not counts[i] or counts[i] == len(row):  # no capture, or one species only
+            continue
+        expected = chances[i] * max(left[i], right[i])
         if expected > best:
             best = expected
     return best
@@ -313,7 +306,7 @@ class GreedyBot:
             if isinstance(action, FlyHome):
                 i = action.species.index
                 held = hand[i]
-                birds = 2 if held >= _BIG[i] else 1
+                birds = birds_home(action.species, held)
                 after_collection = _with(collection, i, birds)
                 after_hand = _with(hand, i, -held)
                 score = (

@@ -12,8 +12,8 @@ Each iteration:
    tell apart from the truth (other hands, the draw-pile order and the discard pile are
    dealt from the unseen cards, respecting what the view shows), with a seed from the
    bot's own :class:`random.Random`. Given the seat's :class:`~cuckoo_rules.Knowledge`
-   (``choose(view, knowledge=...)``, which the drivers of this package pass through
-   :func:`~cuckoo_rules.bots.choose_action`), it draws only states that also agree with
+   (which the bot follows itself when a :class:`~cuckoo_rules.Match` informs it of each
+   action, or ``choose(view, knowledge=...)``), it draws only states that also agree with
    what the history proves, such as a hand that holds no toucan right after laying its
    toucans. It does so in two-player games only: there it won 85.5% of 200 games
    against the greedy bot (83.0% without); with four players it brought no gain (38.0%
@@ -56,7 +56,6 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import ClassVar
 
 import attrs
 
@@ -69,14 +68,17 @@ from ..actions import (
     Phase,
     action_id,
 )
-from ..cards import NUM_SPECIES
+from ..cards import NUM_SPECIES, SPECIES
 from ..engine import apply, legal_actions
-from ..knowledge import Knowledge
+from ..events import Event, GameStarted
+from ..knowledge import Knowledge, learn
 from ..outcome import winner_shares
-from ..state import _SMALL, GameState
+from ..preview import birds_home, capture_sizes
+from ..state import SMALL_FLOCKS as _SMALL
+from ..state import GameState
 from ..views import PlayerView, determinize
 from .base import BotError, check_view, own_rng
-from .greedy import _BIG, GreedyBot, collection_value, hand_value, potential_table
+from .greedy import GreedyBot, collection_value, hand_value, potential_table
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
 
@@ -142,6 +144,22 @@ def _check_knowledge(knowledge: object, view: PlayerView) -> None:
         )
 
 
+class _Followed:
+    """What a bot learned from the game it is informed of (mutable, owned by one bot)."""
+
+    __slots__ = ("knowledge", "view")
+
+    def __init__(self) -> None:
+        self.knowledge: Knowledge | None = None
+        self.view: PlayerView | None = None
+
+    def knowledge_for(self, view: PlayerView) -> Knowledge | None:
+        """The knowledge followed, if ``view`` is the view last informed of."""
+        if self.knowledge is None or view != self.view:
+            return None
+        return self.knowledge
+
+
 @attrs.frozen
 class IsmctsBot:
     """An Information Set Monte Carlo Tree Search player (see the module documentation).
@@ -161,9 +179,10 @@ class IsmctsBot:
             temperature, in collection-value points).
         widening: Progressive widening: a node considers its first
             ``1 + widening * sqrt(visits)`` candidates; ``0`` considers them all.
-        uses_knowledge: ``True`` (a class attribute): the bot is a
-            :class:`~cuckoo_rules.bots.KnowledgeBot`, so drivers pass it its seat's
-            :class:`~cuckoo_rules.Knowledge`.
+
+    The bot follows the game it is informed of (:meth:`inform`, called by a
+    :class:`~cuckoo_rules.Match`): what its seat's history proves beyond the view is
+    used when it chooses from the view it was last informed of.
 
     Raises:
         BotError: If a parameter is out of range.
@@ -176,8 +195,6 @@ class IsmctsBot:
         True
     """
 
-    uses_knowledge: ClassVar[bool] = True
-
     seed: int = 0
     iterations: int | None = None
     seconds: float | None = None
@@ -188,9 +205,38 @@ class IsmctsBot:
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
+    _followed: _Followed = attrs.field(init=False, repr=False, eq=False, factory=_Followed)
 
     def __attrs_post_init__(self) -> None:
         _check_budget(self)
+
+    def inform(self, view: PlayerView, events: tuple[Event, ...]) -> None:
+        """Follow the game: learn what ``events`` prove (see :mod:`cuckoo_rules.match`).
+
+        Args:
+            view: The bot's seat's view after the events.
+            events: The events of one action as the seat saw them, or the setup of a
+                new game (a :class:`~cuckoo_rules.GameStarted` first), which forgets the
+                game followed before.
+
+        Raises:
+            ViewError: If an event names a seat the game does not have.
+        """
+        followed = self._followed
+        if events and type(events[0]) is GameStarted:
+            followed.knowledge = Knowledge.start(view.num_players)
+        if followed.knowledge is not None and view.num_players <= _KNOWLEDGE_MAX_PLAYERS:
+            followed.knowledge = learn(followed.knowledge, events, view.viewer)
+        followed.view = view
+
+    @property
+    def followed_knowledge(self) -> Knowledge | None:
+        """What the bot learned from the game it is informed of (``None`` before a start).
+
+        In games of more than two players the bot does not use knowledge and keeps only
+        what the setup showed.
+        """
+        return self._followed.knowledge
 
     @property
     def iteration_budget(self) -> int | None:
@@ -209,9 +255,11 @@ class IsmctsBot:
                 ``visible_events(events, view.viewer)`` of every event since the game
                 started, from :meth:`Knowledge.start <cuckoo_rules.Knowledge.start>`.
                 Every determinization then agrees with it (see
-                :func:`~cuckoo_rules.determinize`). ``None`` (the default) uses the view
-                alone. Knowledge of another seat, or of another game, is not detected
-                in general and makes the search draw states that cannot be the truth.
+                :func:`~cuckoo_rules.determinize`). ``None`` (the default) uses what
+                the bot followed through :meth:`inform` if ``view`` is the view it was
+                last informed of, else the view alone. Knowledge of another seat, or of
+                another game, is not detected in general and makes the search draw
+                states that cannot be the truth.
 
         Returns:
             One of ``legal_actions(view)``.
@@ -234,6 +282,8 @@ class IsmctsBot:
             True
         """
         check_view(view)
+        if knowledge is None:
+            knowledge = self._followed.knowledge_for(view)
         _check_knowledge(knowledge, view)
         actions = legal_actions(view)
         if len(actions) == 1:
@@ -376,21 +426,17 @@ def lay_scores(state: GameState) -> list[tuple[float, Action]]:
     losses = {i: -table[i][hand[i]] for i in held_species}
     scored: list[tuple[float, Action]] = []
     for r, row in enumerate(state.rows):
-        first: dict[int, int] = {}
-        last: dict[int, int] = {}
+        counts, left, right = capture_sizes(row)
         indices = [card.index for card in row]
-        for position, j in enumerate(indices):
-            if j not in first:
-                first[j] = position
-            last[j] = position
+        end = len(indices)
         for i in held_species:
             lays = LAY_ACTIONS[i]
             loss = losses[i]
-            if i not in first:
+            if not counts[i]:
                 scored.append((loss, lays[2 * r]))
                 scored.append((loss, lays[2 * r + 1]))
                 continue
-            for side, captured in ((0, indices[: first[i]]), (1, indices[last[i] + 1 :])):
+            for side, captured in ((0, indices[: left[i]]), (1, indices[end - right[i] :])):
                 score = loss
                 if captured:
                     if len(captured) == 1:
@@ -434,7 +480,7 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
             held = hand[i]
             if held >= _SMALL[i]:
                 changed = list(collection)
-                changed[i] += 2 if held >= _BIG[i] else 1
+                changed[i] += birds_home(SPECIES[i], held)
                 value = collection_value(tuple(changed))
                 if value > best_value:
                     best_action, best_value = FLY_HOME_ACTIONS[i], value

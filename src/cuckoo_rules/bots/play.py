@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import attrs
 
-from ..engine import apply, new_game, step
-from ..errors import IllegalActionError
-from ..knowledge import Knowledge, learn_each
+from ..match import Bot, BotError, Match, MatchError
 from ..options import GameOptions
 from ..records import GameRecord, GameResult, Metadata
 from ..state import GameState
-from ..views import observe
-from .base import Bot, BotError, choose_action, wants_knowledge
 
 __all__ = ["DEFAULT_MAX_TURNS", "PlayedGame", "play_game"]
 
@@ -59,14 +54,12 @@ def play_game(
 ) -> PlayedGame:
     """Play a game to the end, seat ``i`` played by ``bots[i]``.
 
-    Each bot is only ever given :func:`cuckoo_rules.observe` of the state for its own
-    seat when it is to act, never the state. A bot that uses knowledge
-    (:class:`~cuckoo_rules.bots.KnowledgeBot`, such as
-    :class:`~cuckoo_rules.bots.IsmctsBot`) is also given its seat's
-    :class:`~cuckoo_rules.Knowledge`, :func:`~cuckoo_rules.learn` folded over the events
-    of the game as :func:`~cuckoo_rules.visible_events` shows them to that seat; the
-    events are only followed when some bot uses knowledge. The game is reproducible:
-    the same options, seed and bots (built with the same seeds) play the same game.
+    The game is a :class:`~cuckoo_rules.Match` whose seats are all bots: each bot is
+    only ever given :func:`cuckoo_rules.observe` of the state for its own seat when it
+    is to act, never the state, and a bot that follows the game (with an ``inform``
+    hook, such as :class:`~cuckoo_rules.bots.IsmctsBot`) is told every action as its
+    seat saw it. The game is reproducible: the same options, seed and bots (built with
+    the same seeds) play the same game.
 
     Args:
         options: The game options.
@@ -92,45 +85,22 @@ def play_game(
         >>> final_state(played.record) == played.final_state
         True
     """
-    state = new_game(options, seed)
-    n = options.num_players
-    bots = tuple(bots)
-    if len(bots) != n:
-        raise BotError(f"bots: expected {n} bots (one per player), got {len(bots)}")
-    seat_names = tuple(repr(bot) for bot in bots) if names is None else tuple(names)
-    if len(seat_names) != n or not all(isinstance(name, str) for name in seat_names):
-        raise BotError(f"names: expected {n} strings (one per player), got {seat_names!r}")
-    # What each seat whose bot uses knowledge has learned from the events so far.
-    at_setup = Knowledge.at_setup(state)
-    known = {s: at_setup for s, bot in enumerate(bots) if wants_knowledge(bot)}
-    actions = []
-    decisions = [0] * n
-    think = [0.0] * n
-    while not state.is_over:
-        if state.turn > max_turns:
-            raise BotError(f"the game did not end within {max_turns} turns (seed {seed})")
-        seat = state.current_player
-        bot = bots[seat]
-        start = time.perf_counter()
-        action = choose_action(bot, observe(state, seat), known.get(seat))
-        think[seat] += time.perf_counter() - start
-        decisions[seat] += 1
-        try:
-            state, events = step(state, action) if known else (apply(state, action), ())
-        except IllegalActionError as error:
-            raise BotError(
-                f"seat {seat} ({seat_names[seat]}) chose an illegal action: {error}"
-            ) from error
-        known = learn_each(known, events)
-        actions.append(action)
-    metadata = Metadata(players=seat_names, event=event, result=GameResult(state.winners))
-    record = GameRecord.from_game(options, seed, actions, metadata)
+    try:
+        match = Match(options, seed, tuple(bots), names=names, keep_events=False)
+    except MatchError as error:
+        raise BotError(str(error)) from None
+    match.play_bots(max_turns=max_turns)
+    state = match.state
+    if not state.is_over:
+        raise BotError(f"the game did not end within {max_turns} turns (seed {seed})")
+    metadata = Metadata(players=match.names, event=event, result=GameResult(state.winners))
+    record = GameRecord.from_game(options, seed, match.actions, metadata)
     return PlayedGame(
         record,
         state,
         state.winners,
         state.turn,
         state.round,
-        tuple(decisions),
-        tuple(think),
+        tuple(match.decisions),
+        tuple(match.think_seconds),
     )

@@ -19,7 +19,15 @@ from .base import Bot, BotError, BotSpecError, RandomBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
 
-__all__ = ["BOT_KINDS", "BotKind", "BotSpec", "make_bot", "parse_bot_spec", "parse_bot_specs"]
+__all__ = [
+    "BOT_KINDS",
+    "BotKind",
+    "BotSpec",
+    "as_bot_specs",
+    "make_bot",
+    "parse_bot_spec",
+    "parse_bot_specs",
+]
 
 
 @attrs.frozen
@@ -171,13 +179,22 @@ def parse_bot_specs(text: str) -> tuple[BotSpec, ...]:
     return tuple(parse_bot_spec(item) for item in text.split(","))
 
 
-def _parse_specs(items: Iterable[object], what: str, error: type[Exception]) -> tuple[BotSpec, ...]:
+def as_bot_specs(items: Iterable[object], what: str, error: type[Exception]) -> tuple[BotSpec, ...]:
     """Parse the strings among ``items``; every other item must already be a BotSpec.
+
+    Args:
+        items: Bot specifications, as text or parsed (a mix is fine).
+        what: The argument's name, for the error message (``"bots"``).
+        error: The error to raise for an item that is neither (the caller's own kind).
 
     Raises:
         BotSpecError: If a string is not a valid specification.
         error: If an item is neither a string nor a :class:`BotSpec` (the message starts
             with ``what``, the argument's name).
+
+    Example:
+        >>> [spec.kind for spec in as_bot_specs(["greedy", BotSpec("random")], "bots", TypeError)]
+        ['greedy', 'random']
     """
     parsed = [parse_bot_spec(item) if isinstance(item, str) else item for item in items]
     specs: list[BotSpec] = []

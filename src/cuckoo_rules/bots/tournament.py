@@ -48,7 +48,8 @@ from ..outcome import winner_shares
 from ..rng import MASK64, SEED_LIMIT, splitmix64, stream_state
 from .base import BotError
 from .play import PlayedGame, play_game
-from .specs import BotSpec, _parse_specs
+from .specs import BotSpec
+from .specs import as_bot_specs as _parse_specs
 
 __all__ = [
     "EntrantResult",

@@ -10,7 +10,8 @@ import operator
 from collections.abc import Callable
 from typing import SupportsIndex, cast
 
-from ..actions import _ID_OF_ACTION, NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..actions import ACTION_ID_BY_IDENTITY as _ID_OF_ACTION
+from ..actions import NUM_DISTINCT_ACTIONS, action_from_id, action_id
 from ..engine import legal_actions
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..notation import format_action

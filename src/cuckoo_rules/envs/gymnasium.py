@@ -51,9 +51,9 @@ environment's ``np_random``, from which every later ``reset()`` without a seed d
 deal. The bot of seat ``k`` gets the seed ``derive_seed(deal, 1, k)``
 (:func:`cuckoo_rules.bots.derive_seed`), so a seeded episode is reproducible whatever the
 bots (except an ``ismcts`` bot with a time budget). No global random state is used.
-A bot that uses knowledge (``ismcts``, a :class:`~cuckoo_rules.bots.KnowledgeBot`) is
-given what its seat learned from the events it saw (:func:`~cuckoo_rules.learn`); the
-events are only followed when such a bot plays.
+The episode is a :class:`~cuckoo_rules.Match` (:attr:`CuckooEnv.match`) with the learner's
+seat played from outside: a bot that follows the game (``ismcts``) is told what its seat
+saw, and the events are only computed when such a bot plays.
 
 **Rendering**: ``render_mode="ansi"`` makes :meth:`~CuckooEnv.render` return the terminal
 front end's screen (:func:`cuckoo_rules.terminal.render_view`) of the learner's view;
@@ -77,7 +77,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import _needs_extra
+from ..errors import needs_extra as _needs_extra
 
 try:
     import gymnasium
@@ -89,21 +89,11 @@ except ModuleNotFoundError as error:
     raise _needs_extra(__name__, "gymnasium", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
-from ..actions import Action as _Move
-from ..bots import (
-    Bot,
-    BotError,
-    BotSpec,
-    choose_action,
-    derive_seed,
-    make_bot,
-    wants_knowledge,
-)
-from ..bots.specs import _parse_specs
+from ..bots import BotSpec, derive_seed, make_bot
+from ..bots.specs import as_bot_specs as _parse_specs
 from ..cards import DECK_SIZE
-from ..engine import apply, new_game, step
 from ..errors import IllegalActionError, InvalidOptionsError
-from ..knowledge import Knowledge, learn_each
+from ..match import Match
 from ..observation import encode_observation, observation_size
 from ..options import GameOptions
 from ..outcome import winner_shares
@@ -226,16 +216,27 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             0.0, float(DECK_SIZE), shape=(observation_size(n),), dtype=np.float32
         )
         self.action_space: spaces.Discrete = spaces.Discrete(NUM_DISTINCT_ACTIONS)
-        self._state: GameState | None = None
-        self._bots: dict[int, Bot] = {}
-        # What each opponent whose bot uses knowledge (ismcts) learned from the events.
-        self._known: dict[int, Knowledge] = {}
+        self._match: Match | None = None
         self._done = True
         # The learner's legal action ids and the state they are for, so that the info
         # and action_masks() of a step look them up once.
         self._ids_of: tuple[GameState | None, list[int]] = (None, [])
 
     # ------------------------------------------------------------------ state
+
+    @property
+    def match(self) -> Match:
+        """The :class:`~cuckoo_rules.Match` of the episode (its record, its event log).
+
+        Like :attr:`game_state`, it holds every hidden card: reading it is cheating for
+        an agent.
+
+        Raises:
+            ResetNeeded: Before the first :meth:`reset`.
+        """
+        if self._match is None:
+            raise ResetNeeded("the environment has not been reset yet: call reset()")
+        return self._match
 
     @property
     def game_state(self) -> GameState:
@@ -247,9 +248,7 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         Raises:
             ResetNeeded: Before the first :meth:`reset`.
         """
-        if self._state is None:
-            raise ResetNeeded("the environment has not been reset yet: call reset()")
-        return self._state
+        return self.match.state
 
     # ------------------------------------------------------------------ API
 
@@ -275,17 +274,14 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         super().reset(seed=seed)
         if deal is None:
             deal = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-        self._state = new_game(self.options, deal)
-        self._bots = {
-            s: make_bot(spec, derive_seed(deal, 1, s))
+        seats = [
+            None if spec is None else make_bot(spec, derive_seed(deal, 1, s))
             for s, spec in enumerate(self.opponents)
-            if spec is not None
-        }
-        start = Knowledge.at_setup(self._state)
-        self._known = {s: start for s, bot in self._bots.items() if wants_knowledge(bot)}
+        ]
+        self._match = Match(self.options, deal, seats, keep_events=False)
         self._done = False
         # No game can end before the learner's first turn (2 cards at most fly home a turn).
-        self._play_bots()
+        self._match.play_bots(max_turns=self.max_turns)
         return self._observation(), self._info()
 
     def step(self, action: Action) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
@@ -301,12 +297,12 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
                 ``illegal_action="raise"``) not legal now.
             ResetNeeded: If the episode has ended or :meth:`reset` was never called.
         """
-        if self._state is None or self._done:
+        match = self._match
+        if match is None or self._done:
             raise ResetNeeded("the episode has ended (or never began): call reset()")
-        state = self._state
         index = action_index(action)
         try:
-            self._state = self._advance(state, action_from_id(index))
+            match.act(self.seat, action_from_id(index))
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -317,8 +313,8 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), self.illegal_reward, True, False, info
-        self._play_bots()
-        after = self.game_state
+        match.play_bots(max_turns=self.max_turns)
+        after = match.state
         terminated = after.is_over
         truncated = not terminated and self._too_long()
         self._done = terminated or truncated
@@ -353,35 +349,6 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
 
     def _too_long(self) -> bool:
         return self.max_turns is not None and self.game_state.turn > self.max_turns
-
-    def _play_bots(self) -> None:
-        """Let the bots act until the learner is to act, the game ends or time runs out."""
-        state = self.game_state
-        while not state.is_over and state.current_player != self.seat:
-            if self._too_long():
-                break
-            player = state.current_player
-            bot = self._bots[player]
-            action = choose_action(bot, observe(state, player), self._known.get(player))
-            try:
-                state = self._advance(state, action)
-            except IllegalActionError as error:
-                raise BotError(
-                    f"seat {player} ({bot!r}) chose an illegal action: {error}"
-                ) from error
-            self._state = state
-
-    def _advance(self, state: GameState, action: _Move) -> GameState:
-        """Apply ``action``; follow the events only if an opponent uses knowledge.
-
-        Raises:
-            IllegalActionError: If ``action`` is not legal; no knowledge changes.
-        """
-        if not self._known:
-            return apply(state, action)
-        after, events = step(state, action)
-        self._known = learn_each(self._known, events)
-        return after
 
     def _mask(self) -> NDArray[np.int8]:
         state = self.game_state

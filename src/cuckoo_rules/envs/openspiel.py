@@ -106,7 +106,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
-from ..errors import _needs_extra
+from ..errors import needs_extra as _needs_extra
 
 try:
     import numpy as np
@@ -115,15 +115,10 @@ try:
 except ModuleNotFoundError as error:
     raise _needs_extra(__name__, "openspiel", error) from error
 
-from ..actions import (
-    _DRAW_ID,
-    _FLY_HOME_ID,
-    _PASS_ID,
-    NUM_DISTINCT_ACTIONS,
-    Lay,
-    action_from_id,
-    action_id,
-)
+from ..actions import DRAW_ID as _DRAW_ID
+from ..actions import FLY_HOME_ID as _FLY_HOME_ID
+from ..actions import NUM_DISTINCT_ACTIONS, Lay, action_from_id, action_id
+from ..actions import PASS_ID as _PASS_ID
 from ..cards import NUM_SPECIES, SPECIES
 from ..codec import encode_counts, encode_event, encode_view
 from ..engine import new_game, step

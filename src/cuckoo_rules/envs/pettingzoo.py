@@ -73,7 +73,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..errors import _needs_extra
+from ..errors import needs_extra as _needs_extra
 
 try:
     import gymnasium

@@ -7,7 +7,7 @@ Needs the ``web`` extra (``pip install 'cuckoo-rules[web]'``: Starlette and uvic
 the server, even with ``kill -9``, loses no accepted action.
 """
 
-from ..errors import _needs_extra
+from ..errors import needs_extra as _needs_extra
 
 try:
     from .app import MAX_BODY, create_app

@@ -5,26 +5,32 @@ Routes (every API answer is JSON; every error is ``{"error": "<what and where>"}
 - ``GET /``: the browser client (``static/index.html``); ``GET /static/...``: its files.
 - ``GET /api/bots``: ``{"bots": ["random", "greedy", "ismcts"]}``, the bot kinds a seat
   may name.
-- ``GET /api/meta``: ``{"options": [{"name", "label", "description", "default",
-  "choices": [{"value", "text"}, ...]}, ...]}``, every game option with what each of its
-  values means, in the order of the JSON ``options`` object (:func:`meta_document`); the
-  browser client builds its form of rule variants from it.
+- ``GET /api/meta``: ``{"options": [...], "species": [...], "win": {...}}``
+  (:func:`meta_document`): every game option with what each of its values means, in the
+  order of the JSON ``options`` object (the browser client builds its form of rule
+  variants from it); every species in canonical order with its id, name, number of
+  cards and flock sizes; and what a collection needs to win. The browser client holds
+  no species table and no rule: it reads them here and in the table documents.
 - ``POST /api/tables`` with ``{"seats": ["human", "greedy"], "options": {...},
   "seed": 42}`` (``options`` and ``seed`` optional): ``201`` and ``{"table": id,
   "seats": [...], "tokens": {"0": token}}``, one secret token per human seat.
 - ``GET /api/tables/{id}[?after=N]``, with ``Authorization: Bearer <token>`` for a seat
-  or without it for a spectator: ``{"table", "seat", "seats", "view", "legal_actions",
-  "events", "next_event"}`` (see :meth:`~cuckoo_rules.web.tables.Table.document`). The
+  or without it for a spectator: ``{"table", "seat", "seats", "names", "move", "view",
+  "outcome", "progress", "hand_flocks", "legal_actions", "previews", "events",
+  "narration", "next_event"}`` (see :meth:`~cuckoo_rules.web.tables.Table.document`). The
   events of a table are numbered from 0; ``events`` holds those numbered ``N`` and up
   (all of them without ``after``), redacted for the seat, and ``next_event`` is the
   number of events so far, the ``after`` of the next request. ``N`` above
   ``next_event`` is refused (400).
 - ``POST /api/tables/{id}/actions[?after=N]`` with the seat's token and ``{"action":
-  {...}}``: plays the action, lets the bots answer until a human is to act or the game
-  is over, then answers like the ``GET``.
+  {...}, "move": n}`` (``move`` optional: the ``move`` of the document answered; if
+  the table is no longer at that move, for a request sent twice, it is refused with 409
+  and nothing is stored): plays the action, lets the bots answer until a human is to
+  act or the game is over, then answers like the ``GET``.
 
 Statuses: 400 malformed request, 401 missing or unknown token, 404 unknown table or
-path, 405 wrong method, 409 not your turn, illegal action or game over, 413 body over
+path, 405 wrong method, 409 not your turn, illegal action, game over or a stale
+``move``, 413 body over
 :data:`MAX_BODY` bytes, 500 server fault. Every accepted action is committed to the
 SQLite file before the answer is sent; a refused request stores nothing.
 """
@@ -47,11 +53,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..actions import Action
 from ..bots.specs import BOT_KINDS
+from ..cards import SPECIES
 from ..codec import decode_action
 from ..errors import DecodeError
 from ..jsontext import loads
 from ..options import option_info
+from ..outcome import SPECIES_TO_WIN, TRIPLE, TRIPLES_TO_WIN
 from .tables import (
     ApiError,
     BadRequest,
@@ -129,19 +138,32 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
 
 
 def meta_document() -> dict[str, Any]:
-    """Return the answer of ``GET /api/meta``: every game option, described.
+    """Return the answer of ``GET /api/meta``: the options, the species, the win.
 
-    It is :func:`cuckoo_rules.options.option_info` as JSON: one object per option, in the
-    order of the JSON ``options`` object, with its ``name``, ``label``, ``description``,
-    ``default`` (``null`` for the required ``num_players``) and ``choices``, each a
-    ``{"value", "text"}`` object, the default first.
+    - ``options``: :func:`cuckoo_rules.options.option_info` as JSON: one object per
+      option, in the order of the JSON ``options`` object, with its ``name``,
+      ``label``, ``description``, ``default`` (``null`` for the required
+      ``num_players``) and ``choices``, each a ``{"value", "text"}`` object, the
+      default first.
+    - ``species``: :data:`cuckoo_rules.SPECIES` in canonical order, each
+      ``{"id", "name", "copies", "small_flock", "big_flock"}`` (the JSON id, the English
+      name, the cards of the species in the deck, and the cards a flock needs to fly
+      home one bird or two).
+    - ``win``: ``{"species": 7, "triples": 2, "triple": 3}``: a collection wins with 7
+      species, or with 2 species of 3 cards or more (rules §3.3).
 
     Example:
-        >>> options = {o["name"]: o for o in meta_document()["options"]}
+        >>> meta = meta_document()
+        >>> options = {o["name"]: o for o in meta["options"]}
         >>> options["refill_trigger"]["default"], options["num_players"]["default"]
         ('capture', None)
         >>> options["refill_trigger"]["choices"][0]
         {'value': 'capture', 'text': 'a capture'}
+        >>> meta["species"][0]
+        {'id': 'flamingo', 'name': 'Pink Flamingo', 'copies': 7, 'small_flock': 2, \
+'big_flock': 3}
+        >>> meta["win"]
+        {'species': 7, 'triples': 2, 'triple': 3}
     """
     return {
         "options": [
@@ -153,7 +175,18 @@ def meta_document() -> dict[str, Any]:
                 "choices": [{"value": c.value, "text": c.text} for c in info.choices],
             }
             for info in option_info()
-        ]
+        ],
+        "species": [
+            {
+                "id": species.value,
+                "name": species.label,
+                "copies": species.copies,
+                "small_flock": species.small_flock,
+                "big_flock": species.big_flock,
+            }
+            for species in SPECIES
+        ],
+        "win": {"species": SPECIES_TO_WIN, "triples": TRIPLES_TO_WIN, "triple": TRIPLE},
     }
 
 
@@ -198,18 +231,9 @@ class _Api:
                 "a seat's token is needed to act: send 'Authorization: Bearer <token>'"
             )
         after = _after(request, table)
-        body = await self._body(request)
-        if not isinstance(body, dict) or list(body) != ["action"]:
-            raise BadRequest(
-                'body: expected {"action": <action document>}, such as '
-                f'{{"action": {{"type": "pass"}}}}, got {_describe(body)}'
-            )
-        try:
-            action = decode_action(body["action"])
-        except DecodeError as error:
-            raise BadRequest(str(error)) from None
+        action, move = _parse_move(await self._body(request))
         async with table.lock:
-            await run_in_threadpool(table.play, seat, action)
+            await run_in_threadpool(table.play, seat, action, move)
         return _json(table.document(seat, after))
 
     async def _body(self, request: Request) -> object:
@@ -228,6 +252,27 @@ class _Api:
             return loads(body)
         except DecodeError as error:
             raise BadRequest(f"body: {error}") from None
+
+
+def _parse_move(body: object) -> tuple[Action, int | None]:
+    """Check the body of a move: ``{"action": <action document>, "move": n}``."""
+    if not isinstance(body, dict) or "action" not in body or not set(body) <= {"action", "move"}:
+        raise BadRequest(
+            'body: expected {"action": <action document>, "move": <move number>} ("move" '
+            'optional), such as {"action": {"type": "pass"}, "move": 12}, got '
+            f"{_describe(body)}"
+        )
+    try:
+        action = decode_action(body["action"])
+    except DecodeError as error:
+        raise BadRequest(str(error)) from None
+    move = body.get("move")
+    if move is not None and (type(move) is not int or move < 0):
+        raise BadRequest(
+            "move: expected the move number the action answers (the table document's "
+            f'"move", an integer from 0), got {_describe(move)}'
+        )
+    return action, move
 
 
 def _token(request: Request) -> str | None:

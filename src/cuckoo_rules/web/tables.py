@@ -1,18 +1,19 @@
 """The web server's tables: setup, seat tokens, human and bot moves, and what a seat sees.
 
 A :class:`Lobby` owns the :class:`~cuckoo_rules.web.store.Store` and every
-:class:`Table` in memory. A table keeps the full state and the full event log and only
-ever hands out a seat's view (:func:`~cuckoo_rules.observe`) and the events redacted for
-that seat (:func:`~cuckoo_rules.visible_events`). Every accepted action, a human's or a
-bot's, is committed to the store before the table moves on, so replaying the stored
-actions rebuilds the table exactly; :meth:`Lobby.open` does that on start.
+:class:`Table` in memory. A table is a :class:`~cuckoo_rules.Match` (``None`` at the
+human seats, a :class:`SeatBot` at each bot seat) and only ever hands out a seat's view
+and the events redacted for that seat, with the numbering of the match's events. Every
+accepted action, a human's or a bot's, is committed to the store by the match's
+``on_action`` hook before the match takes it, so replaying the stored actions
+(:meth:`Match.from_record <cuckoo_rules.Match.from_record>`) rebuilds the table exactly;
+:meth:`Lobby.open` does that on start.
 
-Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, index)``
+Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, move)``
 (:func:`~cuckoo_rules.bots.derive_seed`) of the table's secret bot seed, the seat and
-the action's index, so their choices do not depend on when the server was restarted.
-A bot that uses knowledge (:class:`~cuckoo_rules.bots.KnowledgeBot`) is given what its
-seat learned from the events it saw since the deal (:func:`~cuckoo_rules.learn`), a
-function of the history alone, so neither does it.
+the move number, and a bot that follows the game (has ``inform``) is informed of the
+seat's whole history before it chooses (:class:`SeatBot`), so their choices are a
+function of the history alone and do not depend on when the server was restarted.
 
 Nothing here knows HTTP; errors are :class:`ApiError` subclasses whose ``status`` is the
 HTTP status the web layer answers with.
@@ -26,26 +27,29 @@ import hmac
 import logging
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
 from ..actions import Action
-from ..bots.base import choose_action, wants_knowledge
 from ..bots.specs import BotSpec, parse_bot_spec
 from ..bots.tournament import derive_seed
+from ..cards import SPECIES
 from ..codec import decode_options, encode_action, encode_event, encode_view
-from ..engine import legal_actions, new_game, step
+from ..engine import legal_actions
 from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..errors import short_repr as _describe
-from ..events import Event, visible_events
-from ..knowledge import Knowledge, learn_each
+from ..events import Event, GameOver, GameStarted
+from ..match import BotError, Match, MatchError
+from ..narration import PHRASES, describe_event, seat_name
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
-from ..records import GameRecord, replay_steps
+from ..outcome import Outcome, win_progress
+from ..preview import ActionPreview, birds_home, preview
+from ..records import GameRecord
 from ..rng import SEED_LIMIT
 from ..state import GameState
-from ..views import observe
+from ..views import PlayerView, observe
 from .store import StorageError, Store, StoredTable, TableSetup
 
 __all__ = [
@@ -60,9 +64,11 @@ __all__ = [
     "NewTable",
     "NotFound",
     "PayloadTooLarge",
-    "Snapshot",
+    "SeatBot",
     "Table",
     "Unauthorized",
+    "encode_outcome",
+    "encode_preview",
     "hash_token",
     "parse_new_table",
 ]
@@ -247,84 +253,256 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+# --------------------------------------------------------------------------- documents
+
+
+def encode_preview(seen: ActionPreview) -> dict[str, Any]:
+    """Return the JSON document of an :class:`~cuckoo_rules.preview.ActionPreview`.
+
+    ``{"captured": [species ids], "refilled": bool, "draw_offered": bool or null,
+    "birds_home": n, "discarded": n}``, the fields of the preview (``captured`` left to
+    right as in the row).
+
+    Example:
+        >>> from cuckoo_rules import Species
+        >>> encode_preview(ActionPreview(captured=(Species.OWL,), refilled=True))
+        {'captured': ['owl'], 'refilled': True, 'draw_offered': False, 'birds_home': 0, \
+'discarded': 0}
+    """
+    return {
+        "captured": [species.value for species in seen.captured],
+        "refilled": seen.refilled,
+        "draw_offered": seen.draw_offered,
+        "birds_home": seen.birds_home,
+        "discarded": seen.discarded,
+    }
+
+
+def encode_outcome(
+    outcome: Outcome | None, viewer: int | None = None, names: Sequence[str] | None = None
+) -> dict[str, Any] | None:
+    """Return the JSON document of an outcome, with its sentences for ``viewer``.
+
+    ``{"winners", "reason", "shares", "text", "reason_text"}``: the outcome's fields,
+    the sentence of the narration that ends the game as ``viewer`` (a seat, or ``None``
+    for a spectator) reads it (:func:`~cuckoo_rules.narration.describe_event` of its
+    :class:`~cuckoo_rules.GameOver`), and the reason alone in words. ``None`` (a game
+    not over) gives ``None``.
+
+    Args:
+        outcome: The outcome, or ``None``.
+        viewer: The reader, who is "you" in ``text``.
+        names: The names shown after the seat numbers, as for the narration.
+
+    Example:
+        >>> encode_outcome(Outcome((0,), "two_triples", (1.0, 0.0)), 0)
+        {'winners': [0], 'reason': 'two_triples', 'shares': [1.0, 0.0], 'text': 'Game \
+over: you win (two triples in a collection).', 'reason_text': 'two triples in a collection'}
+    """
+    if outcome is None:
+        return None
+    text = describe_event(GameOver(outcome.winners, outcome.reason), viewer, names=names)
+    return {
+        "winners": list(outcome.winners),
+        "reason": outcome.reason,
+        "shares": list(outcome.shares),
+        "text": text,
+        "reason_text": PHRASES["en"][f"reason.{outcome.reason}"],
+    }
+
+
+def _hand_flocks(view: PlayerView) -> dict[str, int] | None:
+    """For each species of the viewer's hand, the birds a flock of it would fly home."""
+    hand = view.hand
+    if hand is None:
+        return None
+    return {s.value: birds_home(s, hand[s.index]) for s in SPECIES if hand[s.index]}
+
+
+def _narration(
+    events: tuple[Event, ...], seat: int | None, names: tuple[str, ...]
+) -> list[str | None]:
+    """One sentence (or ``None``, for bookkeeping events) per event, as ``seat`` reads it."""
+    return [describe_event(event, seat, names=names) for event in events]
+
+
 # --------------------------------------------------------------------------- tables
 
 
-@attrs.frozen
-class Snapshot:
-    """A table at one moment; replaced as a whole, so readers never see half a move.
+class SeatBot:
+    """The bot at one seat of a table: its spec's bot, built afresh for every decision.
+
+    A table's bots must choose the same whether the server ran all along or was
+    restarted in the middle (:meth:`Lobby.open` rebuilds every table from its stored
+    actions), so no bot object lives from one decision to the next. The
+    :class:`~cuckoo_rules.Match` informs this object of the seat's view and events
+    after every action (:meth:`inform`), which it keeps; at each decision
+    :meth:`choose` builds the spec's bot with the seed ``derive_seed(bot_seed, seat,
+    move)`` and, if that bot follows the game (has ``inform``, as ``ismcts`` does),
+    informs it of the whole history kept, then asks it to choose. A fresh bot informed
+    of the whole history knows exactly what a bot informed all along would know, and
+    the history is the same after a restart (:meth:`Match.from_record
+    <cuckoo_rules.Match.from_record>` informs the seats of every stored action).
+
+    The move number is counted from the same calls: ``inform`` comes once at the start
+    (with the setup, a :class:`~cuckoo_rules.GameStarted`) and once after every action.
+
+    Args:
+        spec: The seat's bot specification.
+        bot_seed: The table's secret seed, from which every decision's seed derives.
+        seat: The seat.
+
+    Raises:
+        BotSpecError: If the spec does not build a bot.
 
     Attributes:
-        state: The full state (never sent to anybody).
-        events: Every event since the deal, hidden cards included.
-        actions: The number of actions taken (and stored).
+        spec: The seat's bot specification.
+        bot_seed: The table's secret bot seed.
+        seat: The seat.
+        move: The number of the next move (the actions the seat was informed of).
+    """
+
+    __slots__ = ("_follows", "_history", "bot_seed", "move", "seat", "spec")
+
+    def __init__(self, spec: BotSpec, bot_seed: int, seat: int) -> None:
+        self.spec = spec
+        self.bot_seed = bot_seed
+        self.seat = seat
+        self.move = 0
+        self._follows = callable(getattr(spec.build(0), "inform", None))
+        # Every inform call since the start, if the spec's bot follows the game.
+        self._history: list[tuple[PlayerView, tuple[Event, ...]]] = []
+
+    def inform(self, view: PlayerView, events: tuple[Event, ...]) -> None:
+        """Keep what the seat saw of an action, or of the setup of a new game.
+
+        Args:
+            view: The seat's view after the action (or the first view of the game).
+            events: The action's events as the seat saw them, or the setup of a new
+                game (a :class:`~cuckoo_rules.GameStarted`), which forgets the history
+                kept and starts the move count again.
+        """
+        if events and type(events[0]) is GameStarted:
+            self.move = 0
+            self._history.clear()
+        else:
+            self.move += 1
+        if self._follows:
+            self._history.append((view, events))
+
+    def choose(self, view: PlayerView) -> Action:
+        """Build the bot of this decision, inform it of the history, and let it choose.
+
+        Args:
+            view: The seat's view, the seat being to act.
+
+        Returns:
+            The bot's action.
+        """
+        bot = self.spec.build(derive_seed(self.bot_seed, self.seat, self.move))
+        inform = getattr(bot, "inform", None)
+        if self._follows and callable(inform):
+            for seen, events in self._history:
+                inform(seen, events)
+        return bot.choose(view)
+
+    def __repr__(self) -> str:
+        return f"SeatBot({self.spec.text or self.spec.kind!r}, seat={self.seat})"
+
+
+@attrs.frozen
+class _Published:
+    """A table at one moment, between two actions: what every reader reads.
+
+    The match changes in a worker thread while readers build documents in another, so a
+    table publishes this after each action, and a document is built from one of them:
+    never half a move.
     """
 
     state: GameState
-    events: tuple[Event, ...]
-    actions: int
+    move: int
+    event_count: int
+
+
+def _bot_names(seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The names the narration shows after the seat numbers: a bot's kind, else none."""
+    return tuple("" if kind == HUMAN else kind.split(":")[0] for kind in seats)
 
 
 class Table:
-    """One game being played: its setup, its current snapshot and its lock.
+    """One game being played: its setup, its :class:`~cuckoo_rules.Match` and its lock.
 
     Moves (:meth:`play`, :meth:`run_bots`) must be called by one caller at a time: the web
-    layer holds :attr:`lock` around them. Readers (:meth:`document`) need no lock.
+    layer holds :attr:`lock` around them. Readers (:meth:`document`, :meth:`check_after`,
+    :meth:`bots_to_act`) need no lock: they read the table as it was after the last
+    action, even while a move is being made.
 
     Args:
         setup: How the table was set up.
         store: Where its actions are committed.
-        snapshot: Its state now (after replaying the stored actions).
+        actions: The actions taken so far (those stored), replayed.
+
+    Raises:
+        CuckooError: If the setup or the actions do not make a game (a bad bot spec, an
+            illegal action: :meth:`restore` reports it as a :class:`StorageError`).
 
     Attributes:
         setup: How the table was set up.
         lock: Serializes the moves on this table (an :class:`asyncio.Lock`).
-        snapshot: The table now.
+        match: The game; its ``on_action`` commits every action to the store.
+        names: The seats' names, as the narration writes them for a spectator (``"P0"``,
+            ``"P1 greedy"``: a bot's kind after its seat number).
     """
 
-    def __init__(self, setup: TableSetup, store: Store, snapshot: Snapshot) -> None:
+    def __init__(self, setup: TableSetup, store: Store, actions: tuple[Action, ...] = ()) -> None:
         self.setup = setup
         self.lock = asyncio.Lock()
-        self.snapshot = snapshot
         self._store = store
-        self._bots = tuple(None if seat == HUMAN else parse_bot_spec(seat) for seat in setup.seats)
-        # What each bot seat that uses knowledge learned from the events it saw: the fold
-        # of learn over the events so far, then brought up to date by each commit.
-        start = Knowledge.at_setup(new_game(setup.options, setup.seed))
-        known = {
-            seat: start
-            for seat, spec in enumerate(self._bots)
-            if spec is not None and wants_knowledge(spec.build(0))
-        }
-        self._known = learn_each(known, snapshot.events)
-        # The number of actions when a bot last failed: asked again for the same move, it
-        # would fail the same way (same seed, same view), so it is not asked again.
+        seats = tuple(
+            None if kind == HUMAN else SeatBot(parse_bot_spec(kind), setup.bot_seed, seat)
+            for seat, kind in enumerate(setup.seats)
+        )
+        self._narration_names = _bot_names(setup.seats)
+        self.names = tuple(
+            seat_name(s, None, names=self._narration_names) for s in range(len(seats))
+        )
+        self.match = Match.from_record(
+            GameRecord(setup.options, setup.seed, actions),
+            seats,
+            names=self.names,
+            on_action=self._commit,
+        )
+        self._published = self._now()
+        # The move at which a bot last failed: asked again for the same move, it would
+        # fail the same way (same seed, same history), so it is not asked again.
         self._bot_failed_at: int | None = None
 
     @classmethod
     def start(cls, setup: TableSetup, store: Store) -> Table:
         """Return a new table: the game just dealt, no action yet (nothing is stored)."""
-        return cls(setup, store, Snapshot(new_game(setup.options, setup.seed), (), 0))
+        return cls(setup, store)
 
     @classmethod
     def restore(cls, stored: StoredTable, store: Store) -> Table:
-        """Rebuild a table by replaying its stored actions (with ``step``, for the events).
+        """Rebuild a table by replaying its stored actions.
 
         Raises:
             StorageError: If the stored options, seats or actions are not valid.
         """
-        setup = stored.setup
         try:
-            steps = list(replay_steps(GameRecord(setup.options, setup.seed, stored.actions)))
-            events = tuple(event for _, new in steps for event in new)
-            return cls(setup, store, Snapshot(steps[-1][0], events, len(stored.actions)))
+            return cls(stored.setup, store, stored.actions)
         except CuckooError as error:
-            raise StorageError(f"table {setup.id!r}: {error}") from None
+            raise StorageError(f"table {stored.setup.id!r}: {error}") from None
 
     @property
     def id(self) -> str:
         """The table id."""
         return self.setup.id
+
+    @property
+    def move(self) -> int:
+        """The number of the next move, as readers see it (the actions taken and stored)."""
+        return self._published.move
 
     def seat_of(self, token: str | None) -> int | None:
         """Return the seat a token belongs to; ``None`` (a spectator) without a token.
@@ -345,12 +523,12 @@ class Table:
 
     def bots_to_act(self) -> bool:
         """Whether the game is on and a bot is to act that has not failed at this move."""
-        snapshot = self.snapshot
-        state = snapshot.state
+        published = self._published
+        state = published.state
         return (
             not state.is_over
-            and self._bots[state.current_player] is not None
-            and self._bot_failed_at != snapshot.actions
+            and self.match.seats[state.current_player] is not None
+            and self._bot_failed_at != published.move
         )
 
     def check_after(self, after: int) -> None:
@@ -362,31 +540,40 @@ class Table:
         Raises:
             BadRequest: If it is beyond the last event.
         """
-        count = len(self.snapshot.events)
+        count = self._published.event_count
         if after > count:
             raise BadRequest(
                 f"after: {after} is beyond the last event (this table has {count} events; "
                 "pass the next_event of the previous answer)"
             )
 
-    def play(self, seat: int, action: Action) -> None:
+    def play(self, seat: int, action: Action, move: int | None = None) -> None:
         """Take ``action`` for the human ``seat``, commit it, then let the bots act.
 
         A bot that fails is logged (:meth:`run_bots`): the human's action stands.
 
+        Args:
+            seat: The seat acting (a human's).
+            action: Its action.
+            move: The move number the client answers (the ``move`` of the document it
+                answers), or ``None`` to skip that check.
+
         Raises:
-            Conflict: If the game is over, ``seat`` is not to act, or the action is not
-                legal; nothing is stored then.
+            Conflict: If ``move`` is not the table's move (the action was already
+                played, for example a request sent twice), the game is over, ``seat``
+                is not to act, or the action is not legal; nothing is stored then.
         """
-        state = self.snapshot.state
-        if state.is_over:
-            raise Conflict("the game is over")
-        if seat != state.current_player:
-            raise Conflict(f"it is not your turn: player {state.current_player} is to act")
+        match = self.match
+        if move is None or move == match.move:  # else the match refuses the stale move
+            if match.is_over:
+                raise Conflict("the game is over")
+            if seat != match.to_act:
+                raise Conflict(f"it is not your turn: player {match.to_act} is to act")
         try:
-            self._commit(action)
-        except IllegalActionError as error:
+            match.act(seat, action, move=move)
+        except (MatchError, IllegalActionError) as error:
             raise Conflict(str(error)) from None
+        self._published = self._now()
         self.run_bots()
 
     def run_bots(self) -> None:
@@ -396,70 +583,86 @@ class Table:
         chose an illegal action) is not asked again for the same move, as it would fail the
         same way; a failure to store its action is retried at the next call.
         """
+        match = self.match
         while self.bots_to_act():
-            snapshot = self.snapshot
-            seat = snapshot.state.current_player
-            spec = self._bots[seat]
-            assert spec is not None
+            move = match.move
             try:
-                bot = spec.build(derive_seed(self.setup.bot_seed, seat, snapshot.actions))
-                action = choose_action(bot, observe(snapshot.state, seat), self._known.get(seat))
-                state, events = step(snapshot.state, action)
-            except Exception:
-                self._bot_failed_at = snapshot.actions
+                match.play_bot()
+            except BotError:
+                self._bot_failed_at = move
                 _logger.exception(
-                    "table %s: the bot of seat %d failed at action %d; it will not be asked "
+                    "table %s: the bot of seat %s failed at move %d; it will not be asked "
                     "again for this move",
                     self.id,
-                    seat,
-                    snapshot.actions,
+                    match.to_act,
+                    move,
                 )
                 return
-            try:
-                self._publish(action, state, events)
             except Exception:
                 _logger.exception(
                     "table %s: a bot's action was not stored; will try again", self.id
                 )
                 return
+            self._published = self._now()
 
-    def _commit(self, action: Action) -> None:
-        """Apply, store (committed) and only then publish an action.
+    def _commit(self, move: int, action: Action) -> None:
+        """The match's ``on_action``: store (committed) the action before it is taken."""
+        self._store.add_action(self.id, move, action)
 
-        Raises:
-            IllegalActionError: If it is not legal; nothing changes.
-        """
-        self._publish(action, *step(self.snapshot.state, action))
-
-    def _publish(self, action: Action, state: GameState, events: tuple[Event, ...]) -> None:
-        """Store (committed) an action, then publish the state and events it led to."""
-        snapshot = self.snapshot
-        known = learn_each(self._known, events)
-        self._store.add_action(self.id, snapshot.actions, action)
-        self._known = known
-        self.snapshot = Snapshot(state, snapshot.events + events, snapshot.actions + 1)
+    def _now(self) -> _Published:
+        match = self.match
+        return _Published(match.state, match.move, match.event_count)
 
     def document(self, seat: int | None, after: int = 0) -> dict[str, Any]:
         """Return what ``seat`` (``None``: a spectator) may see, as a JSON object.
 
-        ``{"table": id, "seat": seat, "seats": [...], "view": <view document>,
-        "legal_actions": [...], "events": [...], "next_event": n}``: ``legal_actions``
-        is empty unless ``seat`` is to act; ``events`` are the events numbered ``after``
-        and up (``events[after:]``), redacted for ``seat``; ``next_event`` is the number
-        of events so far (the ``after`` of the next request). ``after`` must have passed
-        :meth:`check_after`.
+        The keys, in this order (see ``docs/web.md``):
+
+        - ``table``, ``seat``, ``seats`` (``"human"`` or the bot spec of each seat) and
+          ``names`` (``"P0"``, ``"P1 greedy"``: each seat as the narration names it to
+          a spectator; the narration calls the reader's own seat "you");
+        - ``move``: the number of the next move, which a ``POST`` of an action may give
+          to be refused if the table moved on meanwhile;
+        - ``view``: the seat's view document;
+        - ``outcome``: ``{"winners", "reason", "shares", "text", "reason_text"}`` once
+          the game is over (:func:`encode_outcome`), else ``null``;
+        - ``progress``: per seat, its collection's ``{"species", "triples", "cards"}``
+          (:func:`~cuckoo_rules.outcome.win_progress`);
+        - ``hand_flocks``: for each species of the seat's hand, the birds a flock of it
+          would fly home now (0, 1 or 2); ``null`` for a spectator;
+        - ``legal_actions``: the seat's legal actions in canonical order, empty unless it
+          is to act, and ``previews``, parallel to it: what each would do
+          (:func:`encode_preview` of :func:`~cuckoo_rules.preview.preview` on the
+          seat's view, so it reveals nothing the seat cannot see);
+        - ``events``: the events numbered ``after`` and up, redacted for ``seat``, and
+          ``narration``, parallel to it: a sentence per event, or ``null`` for
+          bookkeeping events (:func:`~cuckoo_rules.narration.describe_event` of the
+          redacted event, for ``seat``);
+        - ``next_event``: the number of events so far (the ``after`` of the next
+          request).
+
+        ``after`` must have passed :meth:`check_after`. The document is built from one
+        moment of the table, between two actions.
         """
-        snapshot = self.snapshot
-        view = observe(snapshot.state, seat)
+        published = self._published
+        view = observe(published.state, seat)
         legal = legal_actions(view) if view.is_my_turn else ()
+        events = self.match.events(seat, after)[: published.event_count - after]
         return {
             "table": self.id,
             "seat": seat,
             "seats": list(self.setup.seats),
+            "names": list(self.names),
+            "move": published.move,
             "view": encode_view(view),
+            "outcome": encode_outcome(view.outcome, seat, self._narration_names),
+            "progress": [attrs.asdict(win_progress(c)) for c in view.collections],
+            "hand_flocks": _hand_flocks(view),
             "legal_actions": [encode_action(action) for action in legal],
-            "events": [encode_event(e) for e in visible_events(snapshot.events[after:], seat)],
-            "next_event": len(snapshot.events),
+            "previews": [encode_preview(preview(view, action)) for action in legal],
+            "events": [encode_event(event) for event in events],
+            "narration": _narration(events, seat, self._narration_names),
+            "next_event": published.event_count,
         }
 
 

@@ -1,39 +1,24 @@
 /* The CuBirds browser client of `cuckoo-rules serve`: plain JavaScript, no framework.
  *
  * The page talks to the JSON API (/api/bots, /api/meta, /api/tables, /api/tables/ID and
- * /api/tables/ID/actions), builds its form of rule variants from /api/meta, keeps the table id and the seat's token in the URL fragment
+ * /api/tables/ID/actions), builds its form of rule variants and its species key from
+ * /api/meta, keeps the table id and the seat's token in the URL fragment
  * (#table=ID&token=TOKEN) so that a reload resumes the game, and renders the seat's view.
- * The server owns the rules: the page only offers the legal actions it is sent.
- * Every piece of data is put into the page with textContent, never as HTML.
+ * The server owns the rules and the species: the page holds no rule and no species
+ * table. It offers the legal actions it is sent and says what each would do from the
+ * previews sent with them, shows who won and why from the outcome, the progress of each
+ * collection and the flocks of the hand as sent, and the log as the sentences sent with
+ * the events. Every piece of data is put into the page with textContent, never as HTML.
  */
 "use strict";
 
 (function () {
   // ------------------------------------------------------------------ constants
 
-  /** The species in canonical order, with their numbers (src/cuckoo_rules/cards.py).
-   * The names are short enough for a card on a phone ("Pink Flamingo" is "Flamingo"). */
-  const SPECIES = [
-    { id: "flamingo", name: "Flamingo", copies: 7, small: 2, big: 3 },
-    { id: "owl", name: "Owl", copies: 10, small: 3, big: 4 },
-    { id: "toucan", name: "Toucan", copies: 10, small: 3, big: 4 },
-    { id: "duck", name: "Duck", copies: 13, small: 4, big: 6 },
-    { id: "parrot", name: "Parrot", copies: 13, small: 4, big: 6 },
-    { id: "magpie", name: "Magpie", copies: 17, small: 5, big: 7 },
-    { id: "reed_warbler", name: "Reed Warbler", copies: 20, small: 6, big: 9 },
-    { id: "robin", name: "Robin", copies: 20, small: 6, big: 9 },
-  ];
-  const BY_ID = new Map(SPECIES.map((s) => [s.id, s]));
-  const NUM_ROWS = 4;
   const POLL_MS = 1000;
   const POLL_ERROR_MS = 4000;
   const MAX_LOG = 400;
   const DEFAULT_BOTS = ["random", "greedy", "ismcts"];
-  const REASONS = {
-    seven_species: "seven species in a collection",
-    two_triples: "two triples in a collection",
-    most_cards: "the cards ran out; most cards in a collection",
-  };
   const PHASE_WORDS = {
     lay: "lay birds",
     draw: "decide whether to draw",
@@ -48,10 +33,15 @@
       token,
       seat: null,
       seats: [],
+      names: [],
+      move: null, // the move the seat answers, sent back with its action
       view: null,
+      outcome: null,
+      progress: [],
+      handFlocks: null,
       legal: [],
+      previews: [],
       nextEvent: 0,
-      reason: null, // why the game ended, from its game_over event
       selected: null,
     };
   }
@@ -59,6 +49,11 @@
   /** Everything the page knows; the DOM is redrawn from it. */
   const app = {
     bots: DEFAULT_BOTS,
+    // From /api/meta: the species in canonical order, each {id, name, copies,
+    // small_flock, big_flock}, and what a collection needs to win.
+    species: [],
+    byId: new Map(),
+    win: null,
     ...freshTableState(),
     busy: false,
     pollTimer: null,
@@ -97,7 +92,7 @@
   }
 
   function speciesName(id) {
-    const species = BY_ID.get(id);
+    const species = app.byId.get(id);
     return species ? species.name : String(id);
   }
 
@@ -108,7 +103,7 @@
   /** The species of a multiset {id: count}, in canonical order, with their counts. */
   function countsList(counts) {
     const items = [];
-    for (const species of SPECIES) {
+    for (const species of app.species) {
       const count = counts && counts[species.id];
       if (count) items.push([species, count]);
     }
@@ -119,33 +114,20 @@
     return countsList(counts).reduce((sum, [, count]) => sum + count, 0);
   }
 
-  /** "you", or "P1 greedy" (a bot spec's parameters left out), or "P1" for a human. */
+  /** "you", or the seat's name as the server sends it ("P1 greedy", "P2"). */
   function seatName(seat) {
     if (seat === app.seat && app.seat !== null) return "you";
-    const kind = app.seats[seat];
-    const bot = kind && kind !== "human" ? ` ${String(kind).split(":")[0]}` : "";
-    return `P${seat}${bot}`;
+    return String(app.names[seat] !== undefined ? app.names[seat] : `P${seat}`);
   }
 
   function capitalize(text) {
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  /** "P1 lays" or "You lay": a seat and a verb in the third or the first person. */
-  function who(seat, verb) {
-    const name = seatName(seat);
-    let word = verb || "";
-    if (word && seat === app.seat) {
-      word = { flies: "fly", does: "do" }[word] || word.replace(/s$/, "");
-    }
-    return capitalize(`${name} ${word}`.trim());
-  }
-
-  /** The cards a lay would capture: those between the end and the nearest bird of the species. */
-  function capturedBy(row, species, side) {
-    if (!row.includes(species)) return null;
-    if (side === "left") return row.slice(0, row.indexOf(species));
-    return row.slice(row.lastIndexOf(species) + 1);
+  /** What the server says a legal action would do (its preview), or null. */
+  function previewOf(action) {
+    const index = app.legal.indexOf(action);
+    return index >= 0 ? app.previews[index] || null : null;
   }
 
   function handCount(species) {
@@ -334,12 +316,17 @@
     $("variant-fields").replaceChildren(...fields);
   }
 
-  async function loadVariants() {
+  /** Read /api/meta: the rule variants for the form, the species and the win. */
+  async function loadMeta() {
     try {
       const data = await api("GET", "/api/meta");
+      app.species = Array.isArray(data.species) ? data.species : [];
+      app.byId = new Map(app.species.map((s) => [s.id, s]));
+      app.win = data.win || null;
+      renderSpeciesTable();
       renderVariantFields(Array.isArray(data.options) ? data.options : []);
     } catch (error) {
-      showError(`Could not load the rule variants (${error.message}); games use the standard rules.`);
+      showError(`Could not load the game's description (${error.message}); reload the page.`);
     }
   }
 
@@ -460,21 +447,25 @@
     if (generation !== app.generation) return;
     app.seat = typeof data.seat === "number" ? data.seat : null;
     app.seats = Array.isArray(data.seats) ? data.seats : app.seats;
+    app.names = Array.isArray(data.names) ? data.names : app.names;
+    app.move = typeof data.move === "number" ? data.move : null;
     app.view = data.view;
+    app.outcome = data.outcome || null;
+    app.progress = Array.isArray(data.progress) ? data.progress : [];
+    app.handFlocks = data.hand_flocks || null;
     app.legal = Array.isArray(data.legal_actions) ? data.legal_actions : [];
+    app.previews = Array.isArray(data.previews) ? data.previews : [];
     const events = Array.isArray(data.events) ? data.events : [];
+    const narration = Array.isArray(data.narration) ? data.narration : [];
     const next = Number(data.next_event);
     // The events end at number `next`; keep only those not seen yet.
     const first = Number.isFinite(next) ? next - events.length : app.nextEvent;
-    const fresh = events.slice(Math.max(0, app.nextEvent - first));
+    const skip = Math.max(0, app.nextEvent - first);
     if (Number.isFinite(next)) app.nextEvent = Math.max(app.nextEvent, next);
     if (!app.legal.some((action) => action.type === "lay" && action.species === app.selected)) {
       app.selected = null;
     }
-    for (const event of fresh) {
-      if (event.type === "game_over") app.reason = event.reason;
-    }
-    appendLog(fresh);
+    appendLog(events.slice(skip), narration.slice(skip));
     render();
     if (!myTurn() && !isOver()) schedulePoll(POLL_MS);
   }
@@ -514,7 +505,9 @@
     app.pendingFocus = focusKey(document.activeElement);
     setBusy(true);
     try {
-      const data = await api("POST", tablePath(`/actions?after=${app.nextEvent}`), { action });
+      // The move number makes a request sent twice count once: the second is refused.
+      const body = app.move === null ? { action } : { action, move: app.move };
+      const data = await api("POST", tablePath(`/actions?after=${app.nextEvent}`), body);
       setBusy(false);
       receive(data, generation);
     } catch (error) {
@@ -577,18 +570,21 @@
   function statusText() {
     const view = app.view;
     if (!view) return "Loading…";
-    if (isOver()) return overText(view.winners || []);
+    if (isOver()) return overText();
     if (myTurn()) return `Your turn: ${PHASE_WORDS[view.phase] || view.phase}.`;
     const spectator = app.seat === null ? "You are watching. " : "";
     const doing = PHASE_WORDS[view.phase] || view.phase;
     return `${spectator}${capitalize(seatName(view.current_player))} to play (${doing})…`;
   }
 
-  function overText(winners) {
-    const names = winners.map(seatName);
-    if (names.length > 1) return `Game over — ${names.join(" and ")} share the victory`;
-    if (winners[0] === app.seat && app.seat !== null) return "Game over — you win";
-    return `Game over — ${capitalize(names[0] || "nobody")} wins`;
+  /** The winning seats, from the outcome the server sends (empty while the game is on). */
+  function winners() {
+    return app.outcome && Array.isArray(app.outcome.winners) ? app.outcome.winners : [];
+  }
+
+  /** Who won and why, in the server's words ("Game over: you win (two triples ...)."). */
+  function overText() {
+    return app.outcome && app.outcome.text ? String(app.outcome.text) : "Game over.";
   }
 
   function renderStatus() {
@@ -620,16 +616,16 @@
       return;
     }
     box.hidden = false;
-    const winners = app.view.winners || [];
-    setText($("gameover-title"), overText(winners));
-    const reason = app.reason;
-    setText($("gameover-reason"), reason ? `Reason: ${REASONS[reason] || reason}.` : "");
-    box.classList.toggle("won", app.seat !== null && winners.includes(app.seat));
+    const won = winners();
+    setText($("gameover-title"), overText());
+    const reason = app.outcome ? app.outcome.reason_text : null;
+    setText($("gameover-reason"), reason ? `Reason: ${reason}.` : "");
+    box.classList.toggle("won", app.seat !== null && won.includes(app.seat));
     const standings = $("standings");
     standings.replaceChildren();
     (app.view.collections || []).forEach((collection, seat) => {
-      const mark = winners.includes(seat) ? " (winner)" : "";
-      const text = `${capitalize(seatName(seat))}${mark}: ${progressText(collection)}`;
+      const mark = won.includes(seat) ? " (winner)" : "";
+      const text = `${capitalize(seatName(seat))}${mark}: ${progressText(seat)}`;
       standings.append(el("li", { text }));
     });
   }
@@ -671,7 +667,7 @@
   }
 
   function card(species, options) {
-    const info = BY_ID.get(species) || { id: species, name: String(species) };
+    const info = app.byId.get(species) || { id: species, name: String(species) };
     const opts = options || {};
     const className = `card sp-${info.id} ${opts.className || ""}`.trim();
     const node = el(opts.tag || "span", { className, attrs: opts.attrs });
@@ -688,25 +684,30 @@
   }
 
   function layLabel(action) {
-    const row = app.view.rows[action.row];
-    const taken = capturedBy(row, action.species, action.side);
     const count = handCount(action.species);
     const base = `Lay ${count} ${speciesName(action.species)} on the ${action.side} of row ${action.row}`;
-    return `${base}, ${captureText(taken)}`;
+    return `${base}, ${effectText(previewOf(action), true)}`;
   }
 
-  function captureText(taken) {
-    if (!taken || !taken.length) return "captures nothing";
-    return `captures ${taken.length}: ${taken.map(speciesName).join(", ")}`;
+  /** What a lay does, from its preview: the cards taken, a refill, the draw offered after
+   * it (long: in full, for a label; short: for the text of a move's button). */
+  function effectText(seen, long) {
+    const taken = (seen && seen.captured) || [];
+    const parts = [taken.length ? `captures ${taken.length}` : "captures nothing"];
+    if (long && taken.length) parts[0] += `: ${taken.map(speciesName).join(", ")}`;
+    if (seen && seen.refilled) parts.push(long ? "the row is refilled" : "refill");
+    if (seen && seen.draw_offered === true) parts.push(long ? "then you may draw" : "may draw");
+    if (seen && seen.draw_offered === null) {
+      parts.push(long ? "then you may be able to draw" : "may be able to draw");
+    }
+    return parts.join(long ? "; " : " · ");
   }
 
   function renderRows() {
     const rows = app.view.rows || [];
     const list = $("rows");
     list.replaceChildren();
-    for (let index = 0; index < NUM_ROWS; index += 1) {
-      list.append(renderRow(rows[index] || [], index));
-    }
+    rows.forEach((row, index) => list.append(renderRow(row, index)));
   }
 
   function renderRow(row, index) {
@@ -757,9 +758,11 @@
     return button;
   }
 
-  /** While a target is hovered or focused, mark the cards its lay would capture. */
+  /** While a target is hovered or focused, mark the cards its lay would capture: the
+   * preview's cards, which are the ones next to the end laid at. */
   function showCaptureOnHover(button, row, index, action) {
-    const taken = capturedBy(row, action.species, action.side) || [];
+    const seen = previewOf(action);
+    const taken = (seen && seen.captured) || [];
     const first = action.side === "left" ? 0 : row.length - taken.length;
     const positions = range(first, first + taken.length);
     const mark = (on) => markCaptured(index, positions, on);
@@ -804,7 +807,7 @@
   }
 
   function handHelp(canLay) {
-    const flocks = "Under each name: cards needed to fly home 1 / 2 birds.";
+    const flocks = "Under each name: cards needed to fly home 1 / 2 birds (in bold: enough now).";
     if (canLay && app.selected) {
       const name = speciesName(app.selected);
       return `${name} selected: choose “Lay” at an end of a row, or pick another species.`;
@@ -815,7 +818,8 @@
 
   function handCard(species, count, selectable) {
     const selected = app.selected === species.id;
-    const ready = count >= species.small;
+    // The birds a flock of this species would fly home now, as the server says.
+    const ready = Boolean(app.handFlocks && app.handFlocks[species.id] > 0);
     const button = card(species.id, {
       tag: selectable ? "button" : "div",
       className: `hand-card${selected ? " selected" : ""}${ready ? " ready" : ""}`,
@@ -827,7 +831,7 @@
       },
     });
     button.append(el("span", { className: "count", text: `×${count}` }));
-    button.append(el("span", { className: "flock", text: `flock ${species.small} / ${species.big}` }));
+    button.append(el("span", { className: "flock", text: `flock ${species.small_flock} / ${species.big_flock}` }));
     button.append(srOnly(ready ? ", enough to fly home" : ""));
     if (selectable) {
       button.addEventListener("click", () => selectSpecies(selected ? null : species.id));
@@ -848,10 +852,9 @@
     if (action.type === "lay") return layLabel(action);
     if (action.type === "draw") return "Draw 2 cards";
     if (action.type === "fly_home") {
-      const info = BY_ID.get(action.species);
-      const held = handCount(action.species);
-      const kept = info && held >= info.big ? 2 : 1;
-      return `Fly ${held} ${speciesName(action.species)} home (keep ${kept})`;
+      const seen = previewOf(action) || { birds_home: 0, discarded: 0 };
+      const held = seen.birds_home + seen.discarded;
+      return `Fly ${held} ${speciesName(action.species)} home (keep ${seen.birds_home})`;
     }
     if (action.type === "pass") {
       return { draw: "Do not draw", flock: "Pass: fly no flock home" }[view.phase] || "Pass";
@@ -911,14 +914,14 @@
       },
     });
     if (action.type === "lay") {
-      const taken = capturedBy(app.view.rows[action.row], action.species, action.side);
-      const count = taken && taken.length ? `captures ${taken.length}` : "captures nothing";
+      const seen = previewOf(action);
+      const taken = (seen && seen.captured) || [];
       button.append(
         srOnly(`Lay ${handCount(action.species)} ${speciesName(action.species)} on the `),
         el("span", { className: "where", text: `${action.side} of row ${action.row}` }),
         srOnly(", "),
-        el("span", { className: "effect", text: count }),
-        srOnly(taken && taken.length ? `: ${taken.map(speciesName).join(", ")}` : ""),
+        el("span", { className: "effect", text: effectText(seen, false) }),
+        srOnly(taken.length ? `: ${taken.map(speciesName).join(", ")}` : ""),
       );
       button.title = layLabel(action);
     } else {
@@ -941,15 +944,15 @@
   function playerPanel(view, seat) {
     const collection = (view.collections || [])[seat] || {};
     const known = (view.known_hands || [])[seat] || {};
-    const winners = view.winners || [];
+    const won = winners();
     const classes = ["player"];
     if (seat === app.seat) classes.push("me");
     if (!isOver() && seat === view.current_player) classes.push("current");
-    if (winners.includes(seat)) classes.push("winner");
+    if (won.includes(seat)) classes.push("winner");
     const title = el("h3", { text: capitalize(seatName(seat)) });
     if (seat === app.seat) title.append(el("span", { className: "muted", text: ` (P${seat})` }));
     if (classes.includes("current")) title.append(el("span", { className: "badge", text: "to play" }));
-    if (winners.includes(seat)) title.append(el("span", { className: "badge win", text: "winner" }));
+    if (won.includes(seat)) title.append(el("span", { className: "badge win", text: "winner" }));
     const panel = el("article", { className: classes.join(" "), attrs: { "data-seat": seat } }, title);
     let hand = `Hand: ${plural(view.hand_sizes[seat], "card")}`;
     const knownItems = countsList(known);
@@ -957,15 +960,19 @@
       hand += ` · known: ${knownItems.map(([s, n]) => `${n} ${s.name}`).join(", ")}`;
     }
     panel.append(el("p", { className: "hand-size", text: hand }));
-    panel.append(el("p", { className: "progress", text: `Collection: ${progressText(collection)}` }));
+    panel.append(el("p", { className: "progress", text: `Collection: ${progressText(seat)}` }));
     panel.append(collectionCards(collection));
     return panel;
   }
 
-  function progressText(collection) {
-    const items = countsList(collection);
-    const triples = items.filter(([, n]) => n >= 3).length;
-    return `${items.length}/7 species · ${triples}/2 triples · ${plural(total(collection), "card")}`;
+  /** A seat's progress towards a win, as the server counts it (and /api/meta's win). */
+  function progressText(seat) {
+    const progress = app.progress[seat] || { species: 0, triples: 0, cards: 0 };
+    const win = app.win || { species: "?", triples: "?" };
+    return (
+      `${progress.species}/${win.species} species · ${progress.triples}/${win.triples} triples · ` +
+      plural(progress.cards, "card")
+    );
   }
 
   function collectionCards(collection) {
@@ -982,62 +989,17 @@
 
   // ------------------------------------------------------------------ the log
 
-  function describeEvent(event) {
-    const cards = (list) => (list || []).map(speciesName).join(", ");
-    const bird = event.species ? speciesName(event.species) : "";
-    switch (event.type) {
-      case "laid":
-        return `${who(event.player, "lays")} ${event.count} ${bird} on the ${event.side} of row ${event.row}.`;
-      case "captured":
-        return `${who(event.player, "captures")} ${cards(event.cards)} from row ${event.row}.`;
-      case "row_refilled":
-        return `Row ${event.row} is refilled with ${cards(event.cards)}.`;
-      case "drew": {
-        const seen = event.cards ? `: ${cards(event.cards)}` : "";
-        return `${who(event.player, "draws")} ${plural(event.count, "card")}${seen}.`;
-      }
-      case "declined_draw":
-        return `${who(event.player, "does")} not draw.`;
-      case "flew_home":
-        return `${who(event.player, "flies")} ${event.revealed} ${bird} home, keeping ${event.kept}.`;
-      case "reshuffled":
-        return "The discard pile is shuffled into a new draw pile.";
-      case "round_ended":
-        return (
-          `Round ${event.round} ends: ${who(event.player)} emptied a hand. ` +
-          `Hands discarded: ${(event.hand_sizes || []).join(", ")} cards.`
-        );
-      case "dealt": {
-        const sizes = event.hand_sizes || [];
-        if (sizes.every((size) => size === 8)) {
-          return `Round ${event.round}: ${who(event.dealer, "deals")} 8 cards to each player.`;
-        }
-        // A deal that empties the draw pile comes in two parts, around the reshuffle.
-        const total = sizes.reduce((sum, size) => sum + size, 0);
-        return (
-          `Round ${event.round}: ${who(event.dealer, "deals")} ${plural(total, "card")} ` +
-          `from this draw pile (${sizes.join(", ")}).`
-        );
-      }
-      case "turn_started":
-        return `Turn ${event.turn}: ${seatName(event.player)}`;
-      case "game_over":
-        return `${overText(event.winners || [])} (${REASONS[event.reason] || event.reason}).`;
-      default:
-        return null; // turn_ended, declined_flock: bookkeeping
-    }
-  }
-
-  function appendLog(events) {
+  /** Add the sentences the server sent with the events (null: nothing to say). */
+  function appendLog(events, narration) {
     const log = $("log");
     const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
-    for (const event of events) {
-      const text = describeEvent(event);
-      if (text === null) continue;
+    events.forEach((event, index) => {
+      const text = narration[index];
+      if (typeof text !== "string" || !text) return;
       const item = el("li", { text, className: `ev-${event.type}` });
       if (typeof event.player === "number" && event.player === app.seat) item.classList.add("mine");
       log.append(item);
-    }
+    });
     while (log.children.length > MAX_LOG) log.firstElementChild.remove();
     if (atBottom) log.scrollTop = log.scrollHeight;
   }
@@ -1046,9 +1008,9 @@
 
   function renderSpeciesTable() {
     const body = document.querySelector("#species-table tbody");
-    const rows = SPECIES.map((s) => {
+    const rows = app.species.map((s) => {
       const name = el("th", { attrs: { scope: "row" } }, card(s.id, { className: "mini" }));
-      const numbers = [s.copies, s.small, s.big].map((n) => el("td", { text: n }));
+      const numbers = [s.copies, s.small_flock, s.big_flock].map((n) => el("td", { text: n }));
       return el("tr", null, name, ...numbers);
     });
     body.replaceChildren(...rows);
@@ -1059,7 +1021,6 @@
   function init() {
     document.body.dataset.renders = "0";
     document.body.dataset.busy = "false";
-    renderSpeciesTable();
     renderSeatFields();
     $("num-players").addEventListener("change", renderSeatFields);
     $("setup-form").addEventListener("submit", startGame);
@@ -1077,8 +1038,8 @@
     document.addEventListener("keydown", () => { app.pointer = false; }, true);
     window.addEventListener("hashchange", openFromFragment);
     loadBots();
-    loadVariants();
-    openFromFragment();
+    // The species are needed to draw a table: open it once /api/meta has answered.
+    loadMeta().then(openFromFragment);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
