@@ -220,7 +220,7 @@ def sample_states(players: int, size: int = SAMPLE_SIZE, seed: int = 20240601) -
 def micro_loops(players: int) -> dict[str, tuple[Callable[[], int], str]]:
     states = sample_states(players)
     pairs = [(s, s.current_player) for s in states]
-    observe, encode, mask = cr.observe, cr.encode_observation, cr.legal_action_mask
+    observe, encode, mask = cr.observe, cr.observation.encode_observation, cr.legal_action_mask
     asarray, float32, int8 = np.asarray, np.float32, np.int8
 
     def loop_encode() -> int:
@@ -316,7 +316,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         nargs="+",
         default=[2, 4],
-        choices=range(cr.MIN_PLAYERS, cr.MAX_PLAYERS + 1),
+        choices=range(cr.options.MIN_PLAYERS, cr.options.MAX_PLAYERS + 1),
         metavar="N",
         help="player counts to measure (2 4)",
     )

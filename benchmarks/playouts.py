@@ -135,7 +135,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         type=int,
         nargs="+",
         default=[2, 4],
-        choices=range(cr.MIN_PLAYERS, cr.MAX_PLAYERS + 1),
+        choices=range(cr.options.MIN_PLAYERS, cr.options.MAX_PLAYERS + 1),
         metavar="N",
         help="player counts to measure (2 4)",
     )

@@ -140,7 +140,7 @@ def classify(state: cr.GameState, action: cr.Action, events: Sequence[cr.Event])
     """
     kinds: list[str] = []
     if isinstance(action, cr.Lay):
-        captured = any(isinstance(e, cr.Captured) for e in events)
+        captured = any(isinstance(e, cr.events.Captured) for e in events)
         kinds.append("lay_capture" if captured else "lay_no_capture")
     elif isinstance(action, cr.Draw):
         kinds.append("draw")
@@ -148,10 +148,10 @@ def classify(state: cr.GameState, action: cr.Action, events: Sequence[cr.Event])
         kinds.append("fly_home")
     elif state.phase is cr.Phase.DRAW:
         kinds.append("pass")
-    over = any(isinstance(e, cr.GameOver) for e in events)
-    if any(isinstance(e, cr.RoundEnded) for e in events) and not over:
+    over = any(isinstance(e, cr.events.GameOver) for e in events)
+    if any(isinstance(e, cr.events.RoundEnded) for e in events) and not over:
         kinds.append("round_end")
-    elif any(isinstance(e, cr.TurnEnded) for e in events) and not over:
+    elif any(isinstance(e, cr.events.TurnEnded) for e in events) and not over:
         kinds.append("turn_end")
     return kinds
 

@@ -60,7 +60,7 @@ def run_match(name: str, args: argparse.Namespace) -> dict[str, object]:
             elapsed = time.perf_counter() - start
             print(f"  {name}: {count}/{total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
-    result = cr.run_tournament(
+    result = cr.bots.run_tournament(
         options, entrants, games, args.seed, workers=args.workers, progress=progress
     )
     elapsed = time.perf_counter() - start
@@ -97,10 +97,12 @@ def time_decisions(spec: str, games: int, seed: int, players: int) -> dict[str, 
 
     options = cr.GameOptions(num_players=players)
     for game in range(games):
-        timed = Timed(cr.make_bot(spec, bots.derive_seed(seed, 2, game)))
-        seats: list[cr.Bot] = [cr.GreedyBot(seed=game * players + k) for k in range(players)]
+        timed = Timed(cr.bots.make_bot(spec, bots.derive_seed(seed, 2, game)))
+        seats: list[cr.bots.Bot] = [
+            cr.bots.GreedyBot(seed=game * players + k) for k in range(players)
+        ]
         seats[game % players] = timed
-        cr.play_game(options, bots.derive_seed(seed, 3, game), seats)
+        cr.bots.play_game(options, bots.derive_seed(seed, 3, game), seats)
     times.sort()
     summary = {
         "decisions": float(len(times)),
@@ -141,8 +143,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--workers and --games must be positive")
     if args.bot:
         try:
-            cr.parse_bot_spec(args.bot)
-        except cr.BotSpecError as error:
+            cr.bots.parse_bot_spec(args.bot)
+        except cr.bots.BotSpecError as error:
             parser.error(str(error))
     return args
 

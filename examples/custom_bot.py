@@ -48,7 +48,7 @@ def main() -> None:
     options = cr.GameOptions(num_players=2)
     for game in range(args.games):
         # Alternate the seats, so that each bot plays first equally often.
-        bots: list[cr.Bot] = [CaptureBot(), RandomBot(seed=game)]
+        bots: list[cr.bots.Bot] = [CaptureBot(), RandomBot(seed=game)]
         names = ["CaptureBot", "RandomBot"]
         if game % 2:
             bots.reverse()

@@ -14,8 +14,9 @@ It deals a game, prints one secret token per seat, and serves:
 
 A seat identifies itself with ``Authorization: Bearer TOKEN`` (or ``?token=TOKEN``);
 without a token the caller is a spectator, who may watch but not play. The server keeps
-the only full state: clients only ever get ``observe(state, seat)`` and
-``visible_events(events, seat)``, so no hidden card leaves it. Errors are JSON too,
+the only full state, in a :class:`cuckoo_rules.Match`: clients only ever get a seat's
+view and its redacted events (``match.view(seat)``, ``match.events(seat, since)``), so no
+hidden card leaves it. Errors are JSON too,
 ``{"error": "..."}``, with status 400 (bad request), 401 (unknown token), 403 (not your
 turn), 404 (no such path) or 409 (illegal action). The server listens on 127.0.0.1 by
 default; ``--port 0`` picks a free port, and the first line printed gives the address.
@@ -52,7 +53,7 @@ class HttpError(Exception):
 
 # --8<-- [start:table]
 class Table:
-    """One game: the full state, the full event log, and the seats' tokens.
+    """One game, a :class:`cuckoo_rules.Match` of outside seats, and the seats' tokens.
 
     Every method takes the lock: the server handles requests in threads.
     """
@@ -60,8 +61,8 @@ class Table:
     def __init__(self, options: cr.GameOptions, seed: int, tokens: Sequence[str]) -> None:
         if len(tokens) != options.num_players:
             raise ValueError(f"expected {options.num_players} tokens, got {len(tokens)}")
-        self.state = cr.new_game(options, seed)
-        self.events: list[cr.Event] = []  # everything that happened, hidden cards included
+        # The match holds the full state and event log; seats are None: played from here.
+        self.match = cr.Match(options, seed, [None] * options.num_players)
         self.tokens = {token: seat for seat, token in enumerate(tokens)}
         self.lock = threading.Lock()
 
@@ -87,24 +88,23 @@ class Table:
         except cr.DecodeError as error:
             raise HttpError(HTTPStatus.BAD_REQUEST, str(error)) from None
         with self.lock:
-            if seat is None or seat != self.state.current_player or self.state.is_over:
+            if seat is None or seat != self.match.to_act:
                 raise HttpError(HTTPStatus.FORBIDDEN, "it is not your turn")
             try:
-                self.state, events = cr.step(self.state, action)
+                self.match.act(seat, action)
             except cr.IllegalActionError as error:
                 raise HttpError(HTTPStatus.CONFLICT, str(error)) from None
-            self.events += events
             return self._snapshot(seat, since)
 
     def _snapshot(self, seat: int | None, since: int) -> dict[str, Any]:
-        view = cr.observe(self.state, seat)
-        legal = cr.legal_actions(view) if view.is_my_turn else ()
-        events = cr.visible_events(self.events[since:], seat)
+        match = self.match
+        if not 0 <= since <= match.event_count:
+            raise HttpError(HTTPStatus.BAD_REQUEST, f"since: {since} is not an event number")
         return {
-            "view": cr.encode_view(view),
-            "legal_actions": [cr.encode_action(action) for action in legal],
-            "events": [cr.encode_event(event) for event in events],
-            "next_event": len(self.events),
+            "view": cr.encode_view(match.view(seat)),
+            "legal_actions": [cr.encode_action(action) for action in match.legal_actions(seat)],
+            "events": [cr.encode_event(event) for event in match.events(seat, since)],
+            "next_event": match.event_count,
         }
 
 

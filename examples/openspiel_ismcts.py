@@ -31,7 +31,7 @@ from cuckoo_rules.envs.openspiel import GAME_NAME, CuBirdsState
 def play(
     game: pyspiel.Game,
     search: ismcts.ISMCTSBot,
-    greedy: cr.GreedyBot,
+    greedy: cr.bots.GreedyBot,
     search_seat: int,
     rng: np.random.RandomState,
 ) -> CuBirdsState:
@@ -69,7 +69,7 @@ def main() -> None:
     # Draw the hidden cards with the bot's own generator, so that runs are reproducible
     # (by default ISMCTSBot resamples with an unseeded pyspiel.UniformProbabilitySampler).
     search.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.uniform))
-    greedy = cr.GreedyBot(seed=args.seed)
+    greedy = cr.bots.GreedyBot(seed=args.seed)
 
     print(
         f"{args.games} game{'s' if args.games != 1 else ''} of {args.players} players: "

@@ -4,9 +4,10 @@
     python examples/replay_record.py game.json --seat 1      # replay as seat 1 saw it
 
 A record (``cuckoo-rules/record``) holds the options, the seed and the actions: the
-engine is deterministic, so that is all it takes to rebuild every state. ``cr.step``
-gives the events of each action, and ``cr.visible_events`` keeps what the chosen seat
-could see: other players' drawn and dealt cards stay hidden.
+engine is deterministic, so that is all it takes to rebuild every state. A
+``cr.Match`` takes the actions one by one and keeps the events of each, and
+``match.events(seat, after)`` gives what the chosen seat could see (other players' drawn
+and dealt cards stay hidden); ``cr.narration.narrate`` tells them as sentences.
 """
 
 from __future__ import annotations
@@ -19,53 +20,28 @@ from cuckoo_rules.bots import GreedyBot, RandomBot, play_game
 
 def make_record(path: str) -> None:
     """Play a game between a greedy and a random bot and save its record as JSON."""
-    bots: list[cr.Bot] = [GreedyBot(seed=1), RandomBot(seed=2)]
+    bots: list[cr.bots.Bot] = [GreedyBot(seed=1), RandomBot(seed=2)]
     played = play_game(cr.GameOptions(num_players=2), 2026, bots, names=["greedy", "random"])
     with open(path, "w", encoding="utf-8") as out:
-        cr.dump_record(played.record, out, indent=2)
+        cr.records.dump_record(played.record, out, indent=2)
     print(f"wrote {path}: {len(played.record.actions)} actions")
-
-
-def cards(species: tuple[cr.Species, ...]) -> str:
-    return " ".join(card.value for card in species)
-
-
-def describe(event: cr.Event) -> str | None:
-    """One line about an event, or None for the ones not worth a line."""
-    match event:
-        case cr.Laid(player, species, count, row, side):
-            return f"seat {player} lays {count} {species.value} on the {side.value} of row {row}"
-        case cr.Captured(player, row, taken):
-            return f"  and captures {cards(taken)}"
-        case cr.RowRefilled(row, added):
-            return f"  row {row} is refilled with {cards(added)}"
-        case cr.Drew(player, count, drawn) if drawn is not None:
-            return f"  seat {player} draws {cards(drawn)}"
-        case cr.Drew(player, count, _):  # another seat's draw: only the number is shown
-            return f"  seat {player} draws {count} cards"
-        case cr.FlewHome(player, species, revealed, kept):
-            return f"  seat {player} flies {revealed} {species.value} home and keeps {kept}"
-        case cr.Dealt(number, dealer, _):
-            return f"round {number}: seat {dealer} deals"
-        case cr.GameOver(winners, reason):
-            return f"game over ({reason}): winners {list(winners)}"
-    return None
 
 
 def replay(path: str, seat: int | None) -> None:
     with open(path, encoding="utf-8") as source:
-        record = cr.load_record(source)
+        record = cr.records.load_record(source)
     players = record.metadata.players or ()
     print(f"{record.options.num_players} players {list(players)}, seed {record.seed}")
-    state = cr.new_game(record.options, record.seed)
+    names = list(players) if len(players) == record.options.num_players else None
+    match = cr.Match(record.options, record.seed, [None] * record.options.num_players)
     for action in record.actions:
-        state, events = cr.step(state, action)  # raises at an illegal action
-        for event in cr.visible_events(events, seat):
-            line = describe(event)
-            if line is not None:
-                print(line)
+        seen = match.event_count
+        match.act(match.state.current_player, action)  # raises at an illegal action
+        for line in cr.narration.narrate(match.events(seat, seen), seat, names=names):
+            print(line)
+    state = match.state
     # check_record replays the record again and checks its recorded result.
-    assert cr.check_record(record) == state
+    assert cr.records.check_record(record) == state
     print(f"replayed {len(record.actions)} actions; final collections:")
     for player in range(state.num_players):
         print(f"  seat {player}: {state.collection_size(player)} cards {state.collection(player)}")

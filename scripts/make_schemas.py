@@ -76,8 +76,8 @@ def _defs() -> dict[str, Schema]:
         "cards": {"type": "array", "items": {"$ref": "#/$defs/species"}},
         "rows": {
             "type": "array",
-            "minItems": cr.NUM_ROWS,
-            "maxItems": cr.NUM_ROWS,
+            "minItems": cr.actions.NUM_ROWS,
+            "maxItems": cr.actions.NUM_ROWS,
             "items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/species"}},
         },
         "per_seat_multisets": {
@@ -204,7 +204,11 @@ def action_schema() -> Schema:
                     {
                         "type": {"const": "lay"},
                         "species": {"$ref": "#/$defs/species"},
-                        "row": {"type": "integer", "minimum": 0, "maximum": cr.NUM_ROWS - 1},
+                        "row": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "maximum": cr.actions.NUM_ROWS - 1,
+                        },
                         "side": {"enum": [s.value for s in cr.Side]},
                     }
                 ),
@@ -223,7 +227,7 @@ _EVENT_FIELDS: dict[str, Schema] = {
     "count": {"$ref": "#/$defs/count"},
     "revealed": {"$ref": "#/$defs/count"},
     "kept": {"type": "integer", "minimum": 1, "maximum": 2},
-    "row": {"type": "integer", "minimum": 0, "maximum": cr.NUM_ROWS - 1},
+    "row": {"type": "integer", "minimum": 0, "maximum": cr.actions.NUM_ROWS - 1},
     "side": {"enum": [s.value for s in cr.Side]},
     "round": {"type": "integer", "minimum": 1},
     "turn": {"type": "integer", "minimum": 1},
@@ -292,7 +296,7 @@ def record_schema() -> Schema:
     }
     return _document(
         "record",
-        f"cuckoo-rules game record, format version {cr.RECORD_VERSION}",
+        f"cuckoo-rules game record, format version {cr.records.RECORD_VERSION}",
         "A game as options, seed and actions, with optional metadata.",
         _versioned(_object(properties)),
     )

@@ -63,11 +63,11 @@ def counts(value: Mapping[str, int] | Cards = (), **more: int) -> cr.Counts:
     else:
         tally.update(_ids(value))
     tally.update(more)
-    return cr.dict_to_counts({cr.Species(name): n for name, n in tally.items()})
+    return cr.state.dict_to_counts({cr.Species(name): n for name, n in tally.items()})
 
 
 def _multiset(value: Mapping[str, int] | Cards) -> dict[str, int]:
-    return cr.encode_counts(counts(value))
+    return cr.codec.encode_counts(counts(value))
 
 
 def build(

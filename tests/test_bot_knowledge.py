@@ -22,7 +22,7 @@ def toucan_position() -> tuple[cr.PlayerView, cr.Knowledge, cr.GameState]:
     state = cr.new_game(cr.GameOptions(num_players=2), seed=3)
     state, events = cr.step(state, cr.Lay(cr.Species.TOUCAN, 0, cr.Side.LEFT))
     assert state.current_player == 1
-    known = cr.learn(cr.Knowledge.start(2), cr.visible_events(events, 1), viewer=1)
+    known = cr.knowledge.learn(cr.Knowledge.start(2), cr.visible_events(events, 1), viewer=1)
     assert known.hidden_limits[0][TOUCAN] == 0
     return cr.observe(state, 1), known, state
 
@@ -57,7 +57,7 @@ def test_ismcts_determinizes_with_the_knowledge_it_is_given(
 ) -> None:
     view, known, _ = toucan_position()
     calls = spy_determinize(monkeypatch)
-    action = cr.IsmctsBot(seed=4, iterations=60).choose(view, knowledge=known)
+    action = cr.bots.IsmctsBot(seed=4, iterations=60).choose(view, knowledge=known)
     assert action in cr.legal_actions(view)
     assert len(calls) == 60
     assert all(k is known for k, _ in calls)
@@ -71,9 +71,9 @@ def test_ismcts_uses_knowledge_in_two_player_games_only(monkeypatch: pytest.Monk
     state, events = cr.step(state, cr.legal_actions(state)[0])
     viewer = state.current_player
     assert viewer != seat
-    known = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer)
+    known = cr.knowledge.learn(cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer)
     calls = spy_determinize(monkeypatch)
-    cr.IsmctsBot(seed=4, iterations=20).choose(cr.observe(state, viewer), knowledge=known)
+    cr.bots.IsmctsBot(seed=4, iterations=20).choose(cr.observe(state, viewer), knowledge=known)
     assert len(calls) == 20
     assert all(k is None for k, _ in calls)
 
@@ -83,7 +83,7 @@ def test_ismcts_without_knowledge_sees_toucans_that_cannot_be_there(
 ) -> None:
     view, _, _ = toucan_position()
     calls = spy_determinize(monkeypatch)
-    cr.IsmctsBot(seed=4, iterations=60).choose(view)
+    cr.bots.IsmctsBot(seed=4, iterations=60).choose(view)
     assert all(k is None for k, _ in calls)
     assert max(hidden_toucans(state, 0) for _, state in calls) > 0
 
@@ -91,15 +91,15 @@ def test_ismcts_without_knowledge_sees_toucans_that_cannot_be_there(
 def test_ismcts_search_takes_knowledge_too(monkeypatch: pytest.MonkeyPatch) -> None:
     view, known, _ = toucan_position()
     calls = spy_determinize(monkeypatch)
-    root = cr.IsmctsBot(seed=4, iterations=20).search(view, known)
+    root = cr.bots.IsmctsBot(seed=4, iterations=20).search(view, known)
     assert sum(child.visits for child in root.children.values()) == 20
     assert [k for k, _ in calls] == [known] * 20
 
 
 def test_ismcts_with_empty_knowledge_plays_as_without() -> None:
     view, _, _ = toucan_position()
-    blind = cr.IsmctsBot(seed=9, iterations=40).choose(view)
-    empty = cr.IsmctsBot(seed=9, iterations=40).choose(view, cr.Knowledge.start(2))
+    blind = cr.bots.IsmctsBot(seed=9, iterations=40).choose(view)
+    empty = cr.bots.IsmctsBot(seed=9, iterations=40).choose(view, cr.Knowledge.start(2))
     assert blind == empty
 
 
@@ -113,10 +113,10 @@ def test_ismcts_with_empty_knowledge_plays_as_without() -> None:
 )
 def test_ismcts_refuses_knowledge_that_is_not_knowledge(knowledge: Any, message: str) -> None:
     view, _, _ = toucan_position()
-    bot = cr.IsmctsBot(seed=1, iterations=5)
-    with pytest.raises(cr.BotError, match=message):
+    bot = cr.bots.IsmctsBot(seed=1, iterations=5)
+    with pytest.raises(cr.bots.BotError, match=message):
         bot.choose(view, knowledge)
-    with pytest.raises(cr.BotError, match=message):
+    with pytest.raises(cr.bots.BotError, match=message):
         bot.search(view, knowledge)
 
 
@@ -124,7 +124,7 @@ def test_ismcts_lets_determinize_refuse_knowledge_that_does_not_fit() -> None:
     view, known, _ = toucan_position()
     too_many = attrs.evolve(known, known_discards=(0, 0, 0, 0, 0, 0, 0, view.discard_pile_size + 1))
     with pytest.raises(cr.ViewError, match="known discards"):
-        cr.IsmctsBot(seed=1, iterations=5).choose(view, too_many)
+        cr.bots.IsmctsBot(seed=1, iterations=5).choose(view, too_many)
 
 
 # --------------------------------------------------------------------------- inform
@@ -132,14 +132,14 @@ def test_ismcts_lets_determinize_refuse_knowledge_that_does_not_fit() -> None:
 
 def test_ismcts_follows_its_seat_through_inform(monkeypatch: pytest.MonkeyPatch) -> None:
     view, known, _state = toucan_position()
-    bot = cr.IsmctsBot(seed=4, iterations=30)
+    bot = cr.bots.IsmctsBot(seed=4, iterations=30)
     start = cr.new_game(cr.GameOptions(num_players=2), seed=3)
-    bot.inform(cr.observe(start, 1), (cr.GameStarted.of(start),))
+    bot.inform(cr.observe(start, 1), (cr.events.GameStarted.of(start),))
     _, events = cr.step(start, cr.Lay(cr.Species.TOUCAN, 0, cr.Side.LEFT))
     bot.inform(view, cr.visible_events(events, 1))
     calls = spy_determinize(monkeypatch)
-    exact = cr.learn(cr.Knowledge.at_setup(start), cr.visible_events(events, 1), 1)
-    assert bot.choose(view) == cr.IsmctsBot(seed=4, iterations=30).choose(view, exact)
+    exact = cr.knowledge.learn(cr.Knowledge.at_setup(start), cr.visible_events(events, 1), 1)
+    assert bot.choose(view) == cr.bots.IsmctsBot(seed=4, iterations=30).choose(view, exact)
     assert [k for k, _ in calls] == [exact] * 60  # the informed bot, then the explicit one
     assert exact.hidden_limits == known.hidden_limits
 
@@ -148,9 +148,9 @@ def test_ismcts_uses_what_it_followed_only_for_the_view_it_was_informed_of(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     view, _, _state = toucan_position()
-    bot = cr.IsmctsBot(seed=4, iterations=10)
+    bot = cr.bots.IsmctsBot(seed=4, iterations=10)
     start = cr.new_game(cr.GameOptions(num_players=2), seed=3)
-    bot.inform(cr.observe(start, 1), (cr.GameStarted.of(start),))
+    bot.inform(cr.observe(start, 1), (cr.events.GameStarted.of(start),))
     calls = spy_determinize(monkeypatch)
     bot.choose(view)  # informed of the start only: this view is later, so no knowledge
     assert all(k is None for k, _ in calls)
@@ -158,13 +158,13 @@ def test_ismcts_uses_what_it_followed_only_for_the_view_it_was_informed_of(
 
 def test_ismcts_forgets_a_game_when_told_a_new_one_starts() -> None:
     view, _, state = toucan_position()
-    bot = cr.IsmctsBot(seed=4, iterations=10)
+    bot = cr.bots.IsmctsBot(seed=4, iterations=10)
     start = cr.new_game(cr.GameOptions(num_players=2), seed=3)
-    bot.inform(cr.observe(start, 1), (cr.GameStarted.of(start),))
+    bot.inform(cr.observe(start, 1), (cr.events.GameStarted.of(start),))
     _, events = cr.step(start, cr.Lay(cr.Species.TOUCAN, 0, cr.Side.LEFT))
     bot.inform(view, cr.visible_events(events, 1))
     other = cr.new_game(cr.GameOptions(num_players=2), seed=4)
-    bot.inform(cr.observe(other, 0), cr.visible_events((cr.GameStarted.of(other),), 0))
+    bot.inform(cr.observe(other, 0), cr.visible_events((cr.events.GameStarted.of(other),), 0))
     assert bot.followed_knowledge == cr.Knowledge.at_setup(other)
     with pytest.raises(cr.ViewError, match="expected a game before its first action"):
-        cr.GameStarted.of(state)
+        cr.events.GameStarted.of(state)

@@ -30,12 +30,12 @@ VARIANTS: tuple[dict[str, object], ...] = (
 )
 
 
-def small_bots(seed: int) -> list[cr.Bot]:
+def small_bots(seed: int) -> list[cr.bots.Bot]:
     """One bot of each kind, with a tiny search budget."""
     return [
-        cr.RandomBot(seed=seed),
-        cr.GreedyBot(seed=seed + 1),
-        cr.IsmctsBot(seed=seed + 2, iterations=8),
+        cr.bots.RandomBot(seed=seed),
+        cr.bots.GreedyBot(seed=seed + 1),
+        cr.bots.IsmctsBot(seed=seed + 2, iterations=8),
     ]
 
 
@@ -43,7 +43,7 @@ def small_bots(seed: int) -> list[cr.Bot]:
 class Spy:
     """Wraps a bot and keeps every argument it was given."""
 
-    bot: cr.Bot
+    bot: cr.bots.Bot
     seen: list[object] = attrs.field(factory=list)
 
     def choose(self, view: cr.PlayerView) -> cr.Action:
@@ -67,11 +67,13 @@ def reachable(root: object, limit: int = 100_000) -> Iterator[object]:
 # --------------------------------------------------------------------------- fair play
 
 
-@pytest.mark.parametrize("make", [cr.RandomBot, cr.GreedyBot, lambda seed: cr.IsmctsBot(seed, 6)])
+@pytest.mark.parametrize(
+    "make", [cr.bots.RandomBot, cr.bots.GreedyBot, lambda seed: cr.bots.IsmctsBot(seed, 6)]
+)
 def test_bots_are_given_views_that_reach_no_state(make: object) -> None:
     assert callable(make)
     spies = [Spy(make(1)), Spy(make(2))]
-    cr.play_game(cr.GameOptions(num_players=2), 5, spies)
+    cr.bots.play_game(cr.GameOptions(num_players=2), 5, spies)
     for seat, spy in enumerate(spies):
         assert spy.seen
         for view in spy.seen:
@@ -84,11 +86,11 @@ def test_a_bot_refuses_a_state_or_another_seats_view() -> None:
     state = cr.new_game(cr.GameOptions(num_players=3), 4)
     other = (state.current_player + 1) % 3
     for bot in small_bots(0):
-        with pytest.raises(cr.BotError, match="PlayerView, not GameState"):
+        with pytest.raises(cr.bots.BotError, match="PlayerView, not GameState"):
             bot.choose(state)  # type: ignore[arg-type]
-        with pytest.raises(cr.BotError, match=f"not of player {other}"):
+        with pytest.raises(cr.bots.BotError, match=f"not of player {other}"):
             bot.choose(cr.observe(state, other))
-        with pytest.raises(cr.BotError, match="not of a spectator"):
+        with pytest.raises(cr.bots.BotError, match="not of a spectator"):
             bot.choose(cr.observe(state, None))
 
 
@@ -105,7 +107,7 @@ def test_every_bot_plays_legal_games_under_every_option(
     options = cr.GameOptions(num_players=players, **variant)  # type: ignore[arg-type]
     seed = 17 * players + len(variant)
     seated = [small_bots(seed + 3 * seat)[(seat + seed) % 3] for seat in range(players)]
-    played = cr.play_game(options, seed, seated)  # raises BotError on an illegal choice
+    played = cr.bots.play_game(options, seed, seated)  # raises BotError on an illegal choice
     assert played.final_state.is_over
     assert sum(played.decisions) == len(played.record.actions)
 
@@ -134,22 +136,27 @@ def test_play_game_names_the_seat_of_an_illegal_choice() -> None:
         def choose(self, view: cr.PlayerView) -> cr.Action:
             return cr.Draw()
 
-    with pytest.raises(cr.BotError, match=r"seat \d \(cheat\) chose an illegal action: Draw\(\)"):
-        cr.play_game(cr.GameOptions(num_players=2), 1, [Cheat(), Cheat()], names=["cheat"] * 2)
+    with pytest.raises(
+        cr.bots.BotError, match=r"seat \d \(cheat\) chose an illegal action: Draw\(\)"
+    ):
+        cr.bots.play_game(cr.GameOptions(num_players=2), 1, [Cheat(), Cheat()], names=["cheat"] * 2)
 
 
 def test_play_game_checks_the_number_of_bots_and_names() -> None:
     options = cr.GameOptions(num_players=3)
-    with pytest.raises(cr.BotError, match="seats: expected 3 seats"):
-        cr.play_game(options, 1, [cr.RandomBot(), cr.RandomBot()])
-    with pytest.raises(cr.BotError, match="expected 3 strings"):
-        cr.play_game(options, 1, [cr.RandomBot()] * 3, names=["a", "b"])
+    with pytest.raises(cr.bots.BotError, match="seats: expected 3 seats"):
+        cr.bots.play_game(options, 1, [cr.bots.RandomBot(), cr.bots.RandomBot()])
+    with pytest.raises(cr.bots.BotError, match="expected 3 strings"):
+        cr.bots.play_game(options, 1, [cr.bots.RandomBot()] * 3, names=["a", "b"])
 
 
 def test_play_game_gives_up_on_an_endless_game() -> None:
-    with pytest.raises(cr.BotError, match="did not end within 3 turns"):
-        cr.play_game(
-            cr.GameOptions(num_players=2), 1, [cr.RandomBot(), cr.RandomBot()], max_turns=3
+    with pytest.raises(cr.bots.BotError, match="did not end within 3 turns"):
+        cr.bots.play_game(
+            cr.GameOptions(num_players=2),
+            1,
+            [cr.bots.RandomBot(), cr.bots.RandomBot()],
+            max_turns=3,
         )
 
 
@@ -160,26 +167,28 @@ def test_play_game_gives_up_on_an_endless_game() -> None:
 def test_the_same_seeds_play_the_same_game(players: int) -> None:
     options = cr.GameOptions(num_players=players)
 
-    def play() -> cr.PlayedGame:
-        return cr.play_game(options, 99, [small_bots(seat)[seat % 3] for seat in range(players)])
+    def play() -> cr.bots.PlayedGame:
+        return cr.bots.play_game(
+            options, 99, [small_bots(seat)[seat % 3] for seat in range(players)]
+        )
 
     first, second = play(), play()
     assert first == second
     assert first.record == second.record
-    other = cr.play_game(options, 99, [cr.RandomBot(seed=50 + s) for s in range(players)])
+    other = cr.bots.play_game(options, 99, [cr.bots.RandomBot(seed=50 + s) for s in range(players)])
     assert other.record != first.record
 
 
 def test_records_replay_to_the_final_state() -> None:
     options = cr.GameOptions(num_players=3)
-    played = cr.play_game(options, 8, small_bots(8), names=["r", "g", "i"], event="test")
-    assert cr.final_state(played.record) == played.final_state
-    assert cr.check_record(played.record) == played.final_state
+    played = cr.bots.play_game(options, 8, small_bots(8), names=["r", "g", "i"], event="test")
+    assert cr.records.final_state(played.record) == played.final_state
+    assert cr.records.check_record(played.record) == played.final_state
     states = list(cr.replay(played.record))
     assert states[-1] == played.final_state
     assert len(states) == len(played.record.actions) + 1
     assert played.record.metadata.players == ("r", "g", "i")
-    assert played.record.metadata.result == cr.GameResult(played.winners)
+    assert played.record.metadata.result == cr.records.GameResult(played.winners)
     assert played.winners == played.final_state.winners
     assert (played.turns, played.rounds) == (played.final_state.turn, played.final_state.round)
     assert cr.loads_record(cr.dumps_record(played.record)) == played.record
@@ -188,9 +197,9 @@ def test_records_replay_to_the_final_state() -> None:
 def test_bot_seeds_change_the_play() -> None:
     state = cr.new_game(cr.GameOptions(num_players=2), 3)
     view = cr.observe(state, state.current_player)
-    choices = {cr.RandomBot(seed=s).choose(view) for s in range(30)}
+    choices = {cr.bots.RandomBot(seed=s).choose(view) for s in range(30)}
     assert len(choices) > 1
-    assert cr.IsmctsBot(seed=4, iterations=30).choose(view) == cr.IsmctsBot(
+    assert cr.bots.IsmctsBot(seed=4, iterations=30).choose(view) == cr.bots.IsmctsBot(
         seed=4, iterations=30
     ).choose(view)
 
@@ -223,7 +232,7 @@ def test_greedy_takes_the_capture_that_makes_a_flock_and_flies_it() -> None:
         collections=[{"owl": 1}, {"duck": 1}],
     )
     view = cr.observe(state, 0)
-    bot = cr.GreedyBot(seed=0)
+    bot = cr.bots.GreedyBot(seed=0)
     assert bot.choose(view) == cr.Lay(cr.Species.OWL, 0, cr.Side.LEFT)
     after = cr.apply(state, cr.Lay(cr.Species.OWL, 0, cr.Side.LEFT))
     assert after.phase is cr.Phase.FLOCK
@@ -232,12 +241,12 @@ def test_greedy_takes_the_capture_that_makes_a_flock_and_flies_it() -> None:
 
 def test_greedy_takes_the_draw_with_cards_in_hand() -> None:
     state = build(phase="draw", hands=[{"owl": 1}, {"duck": 3}])
-    assert cr.GreedyBot().choose(cr.observe(state, 0)) == cr.Draw()
+    assert cr.bots.GreedyBot().choose(cr.observe(state, 0)) == cr.Draw()
 
 
 def test_greedy_ends_the_round_when_the_others_hold_many_cards() -> None:
     state = build(phase="draw", hands=[{}, {"duck": 3, "robin": 4}])
-    assert cr.GreedyBot().choose(cr.observe(state, 0)) == cr.Pass()
+    assert cr.bots.GreedyBot().choose(cr.observe(state, 0)) == cr.Pass()
 
 
 def test_greedy_avoids_feeding_the_next_player() -> None:
@@ -253,7 +262,7 @@ def test_greedy_avoids_feeding_the_next_player() -> None:
         hands=[{"magpie": 1, "owl": 1}, {"robin": 1}],
         known_hands=[{}, {"robin": 1}],
     )
-    scores = dict(cr.GreedyBot().scores(cr.observe(state, 0)))
+    scores = dict(cr.bots.GreedyBot().scores(cr.observe(state, 0)))
     assert (
         scores[cr.Lay(cr.Species.MAGPIE, 2, cr.Side.RIGHT)]
         < scores[cr.Lay(cr.Species.MAGPIE, 2, cr.Side.LEFT)]
@@ -266,15 +275,15 @@ def test_greedy_avoids_feeding_the_next_player() -> None:
 def test_ismcts_budget_by_time() -> None:
     state = cr.new_game(cr.GameOptions(num_players=2), 3)
     view = cr.observe(state, state.current_player)
-    assert cr.IsmctsBot(seed=1, seconds=0.01).choose(view) in cr.legal_actions(view)
-    assert cr.IsmctsBot().iteration_budget == cr.bots.DEFAULT_ITERATIONS
-    assert cr.IsmctsBot(seconds=0.5).iteration_budget is None
+    assert cr.bots.IsmctsBot(seed=1, seconds=0.01).choose(view) in cr.legal_actions(view)
+    assert cr.bots.IsmctsBot().iteration_budget == cr.bots.DEFAULT_ITERATIONS
+    assert cr.bots.IsmctsBot(seconds=0.5).iteration_budget is None
 
 
 def test_ismcts_search_visits_within_the_budget() -> None:
     state = cr.new_game(cr.GameOptions(num_players=3), 11)
     view = cr.observe(state, state.current_player)
-    root = cr.IsmctsBot(seed=2, iterations=40).search(view)
+    root = cr.bots.IsmctsBot(seed=2, iterations=40).search(view)
     assert sum(child.visits for child in root.children.values()) == 40
     legal = set(cr.legal_actions(view))
     assert all(child.action in legal for child in root.children.values())
@@ -292,15 +301,15 @@ def test_ismcts_search_visits_within_the_budget() -> None:
     ],
 )
 def test_ismcts_rejects_bad_parameters(params: dict[str, float], message: str) -> None:
-    with pytest.raises(cr.BotError, match=message):
-        cr.IsmctsBot(**params)  # type: ignore[arg-type]
+    with pytest.raises(cr.bots.BotError, match=message):
+        cr.bots.IsmctsBot(**params)  # type: ignore[arg-type]
 
 
 def test_ismcts_rollouts_to_the_end_of_the_game() -> None:
-    played = cr.play_game(
+    played = cr.bots.play_game(
         cr.GameOptions(num_players=2),
         3,
-        [cr.IsmctsBot(seed=1, iterations=4, rollout_turns=-1), cr.RandomBot(seed=2)],
+        [cr.bots.IsmctsBot(seed=1, iterations=4, rollout_turns=-1), cr.bots.RandomBot(seed=2)],
     )
     assert played.final_state.is_over
 
@@ -309,14 +318,14 @@ def test_ismcts_rollouts_to_the_end_of_the_game() -> None:
 
 
 def test_specs_parse_and_build() -> None:
-    spec = cr.parse_bot_spec(" ismcts:iterations=300:exploration=0.5 ")
-    assert spec == cr.BotSpec("ismcts", (("iterations", 300), ("exploration", 0.5)), spec.text)
+    spec = cr.bots.parse_bot_spec(" ismcts:iterations=300:exploration=0.5 ")
+    assert spec == cr.bots.BotSpec("ismcts", (("iterations", 300), ("exploration", 0.5)), spec.text)
     assert spec.text == "ismcts:iterations=300:exploration=0.5"
     bot = spec.build(7)
-    assert bot == cr.IsmctsBot(seed=7, iterations=300, exploration=0.5)
-    assert cr.make_bot("greedy:feed_weight=2", 1) == cr.GreedyBot(seed=1, feed_weight=2.0)
-    assert cr.make_bot(cr.parse_bot_spec("random"), 3) == cr.RandomBot(seed=3)
-    assert [s.kind for s in cr.parse_bot_specs("greedy,random,ismcts:seconds=0.1")] == [
+    assert bot == cr.bots.IsmctsBot(seed=7, iterations=300, exploration=0.5)
+    assert cr.bots.make_bot("greedy:feed_weight=2", 1) == cr.bots.GreedyBot(seed=1, feed_weight=2.0)
+    assert cr.bots.make_bot(cr.bots.parse_bot_spec("random"), 3) == cr.bots.RandomBot(seed=3)
+    assert [s.kind for s in cr.bots.parse_bot_specs("greedy,random,ismcts:seconds=0.1")] == [
         "greedy",
         "random",
         "ismcts",
@@ -338,12 +347,12 @@ def test_specs_parse_and_build() -> None:
     ],
 )
 def test_bad_specs_are_rejected_with_a_clear_message(text: str, message: str) -> None:
-    with pytest.raises(cr.BotSpecError, match=message):
-        cr.parse_bot_spec(text)
+    with pytest.raises(cr.bots.BotSpecError, match=message):
+        cr.bots.parse_bot_spec(text)
 
 
 def test_a_bad_spec_list_is_rejected() -> None:
-    with pytest.raises(cr.BotSpecError, match="comma-separated"):
-        cr.parse_bot_specs(" ")
-    with pytest.raises(cr.BotSpecError, match="empty"):
-        cr.parse_bot_specs("greedy,,random")
+    with pytest.raises(cr.bots.BotSpecError, match="comma-separated"):
+        cr.bots.parse_bot_specs(" ")
+    with pytest.raises(cr.bots.BotSpecError, match="empty"):
+        cr.bots.parse_bot_specs("greedy,,random")

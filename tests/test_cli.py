@@ -121,7 +121,7 @@ def test_demo_explains_why_the_game_was_won(
     outcome = final.outcome
     assert outcome is not None
     # The reason is the engine's outcome, told by the narration.
-    told = describe_event(cr.GameOver(outcome.winners, outcome.reason), None)
+    told = describe_event(cr.events.GameOver(outcome.winners, outcome.reason), None)
     assert [line for line in out.splitlines() if line.startswith("Game over")] == [told]
     assert describe_game_over(final)[0] == told
 
@@ -380,9 +380,9 @@ def test_play_seeds_each_bot_from_the_game_seed_and_its_seat(
     ((options, seed, seat, players, _console, kwargs),) = calls
     assert (options.num_players, seed, seat) == (3, 5, 1)
     expected = [
-        cr.make_bot("random", bots.derive_seed(5, 1, 0)),
+        cr.bots.make_bot("random", bots.derive_seed(5, 1, 0)),
         None,
-        cr.make_bot("greedy", bots.derive_seed(5, 1, 2)),
+        cr.bots.make_bot("greedy", bots.derive_seed(5, 1, 2)),
     ]
     assert repr(players) == repr(expected)
     assert kwargs["names"] == ["random", "human", "greedy"]

@@ -269,17 +269,17 @@ def test_version_2_options_need_refill_trigger_and_may_use_same_dealer() -> None
 
 def test_decode_options_reads_the_version_it_is_given() -> None:
     v2 = cr.GameOptions(num_players=4, refill_trigger="same_species_lay").to_json()
-    assert cr.decode_options(v2) == cr.decode_options(v2, version=2)
-    assert cr.decode_options(v2).refill_trigger == "same_species_lay"
+    assert cr.codec.decode_options(v2) == cr.codec.decode_options(v2, version=2)
+    assert cr.codec.decode_options(v2).refill_trigger == "same_species_lay"
     v1 = {name: value for name, value in v2.items() if name != "refill_trigger"}
-    assert cr.decode_options(v1, version=1) == cr.GameOptions(num_players=4)
+    assert cr.codec.decode_options(v1, version=1) == cr.GameOptions(num_players=4)
     with pytest.raises(cr.DecodeError, match=r"^options: missing key 'refill_trigger'"):
-        cr.decode_options(v1)
+        cr.codec.decode_options(v1)
     with pytest.raises(cr.DecodeError, match=r"^table\.options: unknown key 'refill_trigger'"):
-        cr.decode_options(v2, "table.options", version=1)
+        cr.codec.decode_options(v2, "table.options", version=1)
     for version in (0, 3, True, "1", None):
         with pytest.raises(cr.DecodeError, match=r"^version: unsupported version .*, expected"):
-            cr.decode_options(v2, version=version)  # type: ignore[arg-type]
+            cr.codec.decode_options(v2, version=version)  # type: ignore[arg-type]
     assert cr.codec.READ_VERSIONS == (1, 2)
 
 

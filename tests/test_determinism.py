@@ -242,7 +242,7 @@ def check_exact_types(state: cr.GameState, where: str) -> None:
         ]
         raise AssertionError(f"{where}: {wrong}")
     multisets = [state.discard_pile, *state.hands, *state.known_hands, *state.collections]
-    assert {len(counts) for counts in multisets} == {cr.NUM_SPECIES}, where
+    assert {len(counts) for counts in multisets} == {cr.cards.NUM_SPECIES}, where
     seats = {len(state.hands), len(state.known_hands), len(state.collections)}
     assert seats == {state.num_players}, where
 
@@ -279,7 +279,7 @@ def test_no_function_of_the_engine_changes_its_arguments(game: RandomGame) -> No
         snapshot = copy.deepcopy(step.after), dumps(step.after), cr.legal_actions(step.after)
         action_copy = copy.deepcopy(step.action)
         # An action of another phase is refused, and leaves the state as it was too.
-        illegal = next(a for a in cr.ALL_ACTIONS if a not in legal)
+        illegal = next(a for a in cr.actions.ALL_ACTIONS if a not in legal)
         with pytest.raises(cr.IllegalActionError):
             cr.apply(state, illegal)
         with pytest.raises(cr.IllegalActionError):

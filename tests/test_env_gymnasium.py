@@ -76,15 +76,15 @@ def test_registration_and_reimport() -> None:
     importlib.reload(cg)  # registering twice is harmless
     env = gymnasium.make("cuckoo_rules.envs.gymnasium:cuckoo_rules/CuBirds-v0", num_players=3)
     assert isinstance(env.unwrapped, cg.CuckooEnv)
-    assert env.observation_space.shape == (cr.observation_size(3),)
+    assert env.observation_space.shape == (cr.observation.observation_size(3),)
 
 
 def test_spaces() -> None:
     env = CuckooEnv(num_players=4)
-    assert env.observation_space.shape == (cr.observation_size(4),)
+    assert env.observation_space.shape == (cr.observation.observation_size(4),)
     assert env.observation_space.dtype == np.float32
     assert float(env.observation_space.low.min()) == 0
-    assert float(env.observation_space.high.max()) == cr.DECK_SIZE
+    assert float(env.observation_space.high.max()) == cr.cards.DECK_SIZE
     assert env.action_space.n == cr.NUM_DISTINCT_ACTIONS
     assert env.metadata["render_modes"] == ["ansi", "human"]
 
@@ -105,7 +105,7 @@ def test_observation_mask_and_reward_follow_the_engine(players: int) -> None:
         assert state.current_player == seat  # the bots have played up to the learner's turn
         view = cr.observe(state, seat)
         assert obs.dtype == np.float32
-        assert obs.tolist() == list(cr.encode_observation(view))
+        assert obs.tolist() == list(cr.observation.encode_observation(view))
         assert info["action_mask"].dtype == np.int8
         assert info["action_mask"].tolist() == [int(b) for b in cr.legal_action_mask(view)]
         assert env.action_masks().tolist() == list(cr.legal_action_mask(view))
@@ -116,7 +116,7 @@ def test_observation_mask_and_reward_follow_the_engine(players: int) -> None:
     assert not truncated
     state = env.game_state
     assert state.is_over
-    assert obs.tolist() == list(cr.encode_observation(cr.observe(state, seat)))
+    assert obs.tolist() == list(cr.observation.encode_observation(cr.observe(state, seat)))
     assert not info["action_mask"].any()
     assert not env.action_masks().any()
     assert info["winners"] == list(state.winners)
@@ -131,8 +131,8 @@ def test_opponents_are_the_seeded_bots_of_their_specs() -> None:
     steps = run_episode(env, seed=21)
     learner = iter([action for *_, action in steps[1:] if action is not None])
     bots = {
-        0: cr.make_bot("random", derive_seed(21, 1, 0)),
-        2: cr.make_bot("greedy", derive_seed(21, 1, 2)),
+        0: cr.bots.make_bot("random", derive_seed(21, 1, 0)),
+        2: cr.bots.make_bot("greedy", derive_seed(21, 1, 2)),
     }
     state = cr.new_game(options, 21)
     bot_moves = 0
@@ -154,7 +154,7 @@ def test_a_learner_win_is_rewarded() -> None:
     rewards = []
     for seed in range(6):
         env = CuckooEnv(num_players=2, opponents="random")
-        me = cr.make_bot("greedy", seed)
+        me = cr.bots.make_bot("greedy", seed)
         env.reset(seed=seed)
         reward: float = 0.0
         terminated = truncated = False
@@ -310,7 +310,7 @@ def test_render_human_prints_and_no_mode_warns(capsys: pytest.CaptureFixture[str
             "or 3 \\(one per other seat\\), got 2",
         ),
         ({"opponents": [3]}, cr.InvalidOptionsError, "expected bot specs"),
-        ({"opponents": "genius"}, cr.BotSpecError, "genius"),
+        ({"opponents": "genius"}, cr.bots.BotSpecError, "genius"),
         ({"illegal_action": "ignore"}, cr.InvalidOptionsError, "illegal_action: 'ignore'"),
         ({"illegal_reward": "low"}, cr.InvalidOptionsError, "illegal_reward"),
         ({"render_mode": "rgb_array"}, cr.InvalidOptionsError, "render_mode"),

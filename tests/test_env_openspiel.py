@@ -69,7 +69,7 @@ def test_registered_once_and_loadable_with_parameters() -> None:
     assert game.max_game_length() == 3 * osp.DEFAULT_MAX_TURNS
     assert game.max_history_length() == game.max_game_length() + 1  # one chance node
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
-    assert game.observation_tensor_size() == cr.observation_size(3) == 179
+    assert game.observation_tensor_size() == cr.observation.observation_size(3) == 179
     assert game.information_state_tensor_size() == osp.information_state_size(3) == 464
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
@@ -215,7 +215,7 @@ def test_actions_observations_and_returns_agree_with_the_engine(players: int) ->
             for seat in range(players):
                 view = cr.observe(engine, seat)
                 assert state.view(seat) == view
-                expected = np.asarray(cr.encode_observation(view), np.float32)
+                expected = np.asarray(cr.observation.encode_observation(view), np.float32)
                 assert np.array_equal(np.asarray(state.observation_tensor(seat)), expected)
                 infostate = np.asarray(state.information_state_tensor(seat))
                 assert np.array_equal(infostate[: len(expected)], expected)
@@ -284,9 +284,9 @@ def test_observers_and_their_named_pieces() -> None:
     observation.set_from(state, seat)
     assert np.array_equal(observation.tensor, state.observation_tensor(seat))
     assert observation.string_from(state, seat) == state.observation_string(seat)
-    hand = cr.observation_field(3, "hand")
+    hand = cr.observation.observation_field(3, "hand")
     assert observation.dict["hand"].tolist() == list(state.engine_state.hands[seat])
-    assert list(observation.dict) == [f.name for f in cr.observation_layout(3)]
+    assert list(observation.dict) == [f.name for f in cr.observation.observation_layout(3)]
     assert hand.size == 8
     infostate = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     infostate.set_from(state, seat)
@@ -456,7 +456,7 @@ def learned(state: osp.CuBirdsState, seat: int) -> cr.Knowledge:
     knowledge = cr.Knowledge.at_setup(engine)  # the duplicates set aside are known
     for action in state.history()[1:]:  # the first action is the deal
         engine, events = cr.step(engine, cr.action_from_id(action))
-        knowledge = cr.learn(knowledge, cr.visible_events(events, seat), seat)
+        knowledge = cr.knowledge.learn(knowledge, cr.visible_events(events, seat), seat)
     assert engine == state.engine_state
     return knowledge
 
@@ -631,7 +631,7 @@ def test_openspiel_ismcts_bot_plays_a_few_moves() -> None:
         action = int(bot.step(state))
         assert action in state.legal_actions()
         state.apply_action(action)
-    greedy = cr.GreedyBot(seed=1)
+    greedy = cr.bots.GreedyBot(seed=1)
     seat = state.current_player()
     action = cr.action_id(greedy.choose(state.view(seat)))
     assert action in state.legal_actions()

@@ -104,9 +104,9 @@ def test_metadata_agents_and_spaces() -> None:
     assert game.possible_agents == ["player_0", "player_1", "player_2"]
     game.reset(seed=0)
     spaces = [game.observation_space(a) for a in game.agents]
-    assert spaces[0]["observation"].shape == (cr.observation_size(3),)
+    assert spaces[0]["observation"].shape == (cr.observation.observation_size(3),)
     assert spaces[0]["observation"].dtype == np.float32
-    assert float(spaces[0]["observation"].high.max()) == cr.DECK_SIZE
+    assert float(spaces[0]["observation"].high.max()) == cr.cards.DECK_SIZE
     assert spaces[0]["action_mask"].shape == (cr.NUM_DISTINCT_ACTIONS,)
     assert spaces[0]["action_mask"].dtype == np.int8
     assert spaces[0] is not spaces[1]  # seeding one agent's space leaves the others alone
@@ -130,7 +130,7 @@ def test_observations_and_masks_are_the_engine_views(players: int) -> None:
             view = cr.observe(state, seat)
             seen = game.observe(other)
             assert seen["observation"].dtype == np.float32
-            assert seen["observation"].tolist() == list(cr.encode_observation(view))
+            assert seen["observation"].tolist() == list(cr.observation.encode_observation(view))
             mask = seen["action_mask"]
             assert mask.dtype == np.int8
             if view.is_my_turn:

@@ -140,7 +140,7 @@ class Tracker:
             self.discard = list(start.discard_pile)
         # Per-step bookkeeping.
         self.stage = "start"
-        self.lay: cr.Laid | None = None
+        self.lay: cr.events.Laid | None = None
         self.lay_absent = False
         self.needs_refill = False
         self.reshuffled = False  # a reshuffle no card has been taken from yet
@@ -208,7 +208,7 @@ class Tracker:
         self.drawn = 0
         self.dealt = 0
         for event in events:
-            if not isinstance(event, cr.RowRefilled | cr.Reshuffled):
+            if not isinstance(event, cr.events.RowRefilled | cr.events.Reshuffled):
                 assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
             self.apply(event)
         assert not self.needs_refill, f"single-species row {self.lay} was not refilled"
@@ -227,34 +227,34 @@ class Tracker:
             assert self.stage in ("started", "over"), f"a step cannot stop at {self.stage!r}"
 
     def apply(self, event: cr.Event) -> None:
-        if isinstance(event, cr.Laid):
+        if isinstance(event, cr.events.Laid):
             self._laid(event)
-        elif isinstance(event, cr.Captured):
+        elif isinstance(event, cr.events.Captured):
             self._captured(event)
-        elif isinstance(event, cr.RowRefilled):
+        elif isinstance(event, cr.events.RowRefilled):
             self._refilled(event)
-        elif isinstance(event, cr.Drew):
+        elif isinstance(event, cr.events.Drew):
             self._drew(event)
-        elif isinstance(event, cr.DeclinedDraw):
+        elif isinstance(event, cr.events.DeclinedDraw):
             self._decision(event.player, cr.Phase.DRAW)
             self.stage = "declined_draw"
-        elif isinstance(event, cr.FlewHome):
+        elif isinstance(event, cr.events.FlewHome):
             self._flew_home(event)
-        elif isinstance(event, cr.DeclinedFlock):
+        elif isinstance(event, cr.events.DeclinedFlock):
             self._decision(event.player, cr.Phase.FLOCK)
             self.stage = "declined_flock"
-        elif isinstance(event, cr.Reshuffled):
+        elif isinstance(event, cr.events.Reshuffled):
             self._reshuffled(event)
-        elif isinstance(event, cr.TurnEnded):
+        elif isinstance(event, cr.events.TurnEnded):
             self._turn_ended(event)
-        elif isinstance(event, cr.RoundEnded):
+        elif isinstance(event, cr.events.RoundEnded):
             self._round_ended(event)
-        elif isinstance(event, cr.Dealt):
+        elif isinstance(event, cr.events.Dealt):
             self._dealt(event)
-        elif isinstance(event, cr.TurnStarted):
+        elif isinstance(event, cr.events.TurnStarted):
             self._turn_started(event)
         else:
-            assert isinstance(event, cr.GameOver)
+            assert isinstance(event, cr.events.GameOver)
             self._game_over(event)
 
     # ----------------------------------------------------------------- handlers
@@ -276,7 +276,7 @@ class Tracker:
             assert tuple(cards) == tuple(top), f"took {cards}, the top of the pile is {top}"
             del self.draw_pile[:count]
 
-    def _laid(self, event: cr.Laid) -> None:
+    def _laid(self, event: cr.events.Laid) -> None:
         self._decision(event.player, cr.Phase.LAY)
         p, s = event.player, event.species
         assert 0 <= event.row < N_ROWS
@@ -301,7 +301,7 @@ class Tracker:
     def _piles_hold_cards(self) -> bool:
         return self.draw_size + self.discard_size > 0
 
-    def _captured(self, event: cr.Captured) -> None:
+    def _captured(self, event: cr.events.Captured) -> None:
         lay = self.lay
         assert self.stage == "laid", f"Captured after {self.stage!r}"
         assert lay is not None
@@ -328,7 +328,7 @@ class Tracker:
         self.needs_refill = len(set(row)) == 1 and self._piles_hold_cards()
         self.stage = "captured"
 
-    def _refilled(self, event: cr.RowRefilled) -> None:
+    def _refilled(self, event: cr.events.RowRefilled) -> None:
         lay = self.lay
         assert self.stage in ("captured", "refilled", "laid"), f"RowRefilled after {self.stage!r}"
         assert lay is not None
@@ -346,7 +346,7 @@ class Tracker:
         if self.stage != "laid":  # a refill after a capture; one after a lay keeps its stage
             self.stage = "refilled"
 
-    def _drew(self, event: cr.Drew) -> None:
+    def _drew(self, event: cr.events.Drew) -> None:
         if self.drawn:  # the rest of a draw that emptied the draw pile
             assert self.stage == "drew"
             assert self.reshuffled, "a second draw without a reshuffle"
@@ -368,7 +368,7 @@ class Tracker:
             self.hands[p] = list(add(hand, event.cards))
         self.stage = "drew"
 
-    def _flew_home(self, event: cr.FlewHome) -> None:
+    def _flew_home(self, event: cr.events.FlewHome) -> None:
         self._decision(event.player, cr.Phase.FLOCK)
         p, s = event.player, event.species
         assert event.revealed >= s.small_flock
@@ -385,7 +385,7 @@ class Tracker:
         self.discard[s.index] += event.revealed - event.kept
         self.stage = "flew"
 
-    def _reshuffled(self, event: cr.Reshuffled) -> None:
+    def _reshuffled(self, event: cr.events.Reshuffled) -> None:
         # The discard pile becomes the draw pile, when the draw pile is empty (rules §5).
         assert not self.reshuffled, "two reshuffles for one take"
         assert self.draw_size == 0, "a reshuffle before the draw pile was empty"
@@ -401,7 +401,7 @@ class Tracker:
             self.draw_pile = pile
             self.discard = list(ZERO)
 
-    def _turn_ended(self, event: cr.TurnEnded) -> None:
+    def _turn_ended(self, event: cr.events.TurnEnded) -> None:
         p = event.player
         assert p == self.current, f"the turn of {p} ended; {self.current} was acting"
         stage = self.stage
@@ -415,12 +415,12 @@ class Tracker:
             assert not self.options.always_prompt_flock, "the flock step was skipped"
             hand = self.hands[p]
             if hand is not None:
-                assert not cr.can_fly_home(tuple(hand)), "the flock step was skipped"
+                assert not cr.state.can_fly_home(tuple(hand)), "the flock step was skipped"
         else:
             assert stage in ("flew", "declined_flock"), f"TurnEnded after {stage!r}"
         self.stage = "turn_ended"
 
-    def _round_ended(self, event: cr.RoundEnded) -> None:
+    def _round_ended(self, event: cr.events.RoundEnded) -> None:
         assert self.stage == "turn_ended", f"RoundEnded after {self.stage!r}"
         p = event.player
         assert p == self.current
@@ -449,7 +449,7 @@ class Tracker:
         )
         self.stage = "round_ended"
 
-    def _dealt(self, event: cr.Dealt) -> None:
+    def _dealt(self, event: cr.events.Dealt) -> None:
         if self.dealt:  # the rest of a deal that emptied the draw pile
             assert self.stage == "dealt"
             assert self.reshuffled, "a second deal without a reshuffle"
@@ -487,7 +487,7 @@ class Tracker:
         self.dealer = event.dealer
         self.stage = "dealt"
 
-    def _turn_started(self, event: cr.TurnStarted) -> None:
+    def _turn_started(self, event: cr.events.TurnStarted) -> None:
         assert event.turn == self.turn + 1
         if self.stage == "turn_ended":
             ender = self.current
@@ -506,7 +506,7 @@ class Tracker:
         self.phase = cr.Phase.LAY
         self.stage = "started"
 
-    def _game_over(self, event: cr.GameOver) -> None:
+    def _game_over(self, event: cr.events.GameOver) -> None:
         if self.stage == "turn_ended":
             p = self.current
             assert event.winners == (p,)
@@ -534,9 +534,9 @@ def check_events_against_states(step: Step) -> None:
 
     # Nothing is hidden in the full stream.
     for e in events:
-        if isinstance(e, cr.Drew):
+        if isinstance(e, cr.events.Drew):
             assert e.cards is not None
-        if isinstance(e, cr.Dealt | cr.RoundEnded):
+        if isinstance(e, cr.events.Dealt | cr.events.RoundEnded):
             assert None not in e.hands
 
     # The first event is the decision itself.
@@ -544,14 +544,14 @@ def check_events_against_states(step: Step) -> None:
     action = step.action
     if isinstance(action, cr.Lay):
         count = before.hands[p][action.species.index]
-        assert first == cr.Laid(p, action.species, count, action.row, action.side)
+        assert first == cr.events.Laid(p, action.species, count, action.row, action.side)
         # The laid birds sit at that end, the captured cards left that end, the refill
         # went on the right; nothing else on the table moved.
         r = action.row
         row = before.rows[r]
         laid = (action.species,) * count
-        cap = next((e.cards for e in events if isinstance(e, cr.Captured)), ())
-        refill = tuple(c for e in events if isinstance(e, cr.RowRefilled) for c in e.cards)
+        cap = next((e.cards for e in events if isinstance(e, cr.events.Captured)), ())
+        refill = tuple(c for e in events if isinstance(e, cr.events.RowRefilled) for c in e.cards)
         if action.side is cr.Side.LEFT:
             assert row[: len(cap)] == cap
             expected = laid + row[len(cap) :] + refill
@@ -562,33 +562,33 @@ def check_events_against_states(step: Step) -> None:
         assert after.rows[:r] + after.rows[r + 1 :] == before.rows[:r] + before.rows[r + 1 :]
     elif isinstance(action, cr.Draw):
         # A draw from an empty draw pile begins with the reshuffle.
-        draws = [e for e in events if isinstance(e, cr.Drew)]
+        draws = [e for e in events if isinstance(e, cr.events.Drew)]
         assert draws
         assert {e.player for e in draws} == {p}
         assert 1 <= sum(e.count for e in draws) <= 2
-        assert isinstance(first, cr.Drew | cr.Reshuffled)
+        assert isinstance(first, cr.events.Drew | cr.events.Reshuffled)
     elif isinstance(action, cr.FlyHome):
         s = action.species
         revealed = before.hands[p][s.index]
         kept = 2 if revealed >= s.big_flock else 1
-        assert first == cr.FlewHome(p, s, revealed, kept)
+        assert first == cr.events.FlewHome(p, s, revealed, kept)
         assert after.collections[p] == add(before.collections[p], [s] * kept)
-        if cr.RoundEnded not in kinds:
+        if cr.events.RoundEnded not in kinds:
             assert after.discard_pile == add(before.discard_pile, [s] * (revealed - kept))
     elif before.phase is cr.Phase.DRAW:
-        assert first == cr.DeclinedDraw(p)
+        assert first == cr.events.DeclinedDraw(p)
     else:
-        assert first == cr.DeclinedFlock(p)
+        assert first == cr.events.DeclinedFlock(p)
 
     # Reshuffles: one event per random stream used, each the size of the pile it made.
-    reshuffles = [e for e in events if isinstance(e, cr.Reshuffled)]
+    reshuffles = [e for e in events if isinstance(e, cr.events.Reshuffled)]
     assert len(reshuffles) == after.shuffles - before.shuffles
 
     # Cards entering the hand of the acting player (unless the round ended).
-    round_ended = cr.RoundEnded in kinds
+    round_ended = cr.events.RoundEnded in kinds
     if not round_ended:
-        captured = [c for e in events if isinstance(e, cr.Captured) for c in e.cards]
-        drawn = [c for e in events if isinstance(e, cr.Drew) for c in e.cards or ()]
+        captured = [c for e in events if isinstance(e, cr.events.Captured) for c in e.cards]
+        drawn = [c for e in events if isinstance(e, cr.events.Drew) for c in e.cards or ()]
         hand = before.hands[p]
         known = before.known_hands[p]
         if isinstance(action, cr.Lay | cr.FlyHome):
@@ -602,9 +602,12 @@ def check_events_against_states(step: Step) -> None:
                 assert after.known_hands[seat] == before.known_hands[seat]
 
     # Refilled cards sit at the right end of their row.
-    for r in {e.row for e in events if isinstance(e, cr.RowRefilled)}:
+    for r in {e.row for e in events if isinstance(e, cr.events.RowRefilled)}:
         refilled = tuple(
-            c for e in events if isinstance(e, cr.RowRefilled) and e.row == r for c in e.cards
+            c
+            for e in events
+            if isinstance(e, cr.events.RowRefilled) and e.row == r
+            for c in e.cards
         )
         assert refilled
         assert after.rows[r][len(after.rows[r]) - len(refilled) :] == refilled
@@ -614,15 +617,15 @@ def check_events_against_states(step: Step) -> None:
     pile: list[cr.Species] | None = list(before.draw_pile)  # None: a pile of unseen order
     left = len(before.draw_pile)
     for e in events:
-        if isinstance(e, cr.Reshuffled):
+        if isinstance(e, cr.events.Reshuffled):
             assert left == 0, "a reshuffle only when the draw pile is empty"
             pile, left = None, e.cards
             continue
-        if isinstance(e, cr.RowRefilled | cr.Drew):
+        if isinstance(e, cr.events.RowRefilled | cr.events.Drew):
             assert e.cards, "no event for no card"
             count = len(e.cards)
             assert pile is None or list(e.cards) == pile[:count]
-        elif isinstance(e, cr.Dealt):
+        elif isinstance(e, cr.events.Dealt):
             hands = [h for h in e.hands if h is not None]
             assert e.hand_sizes == tuple(map(sum, hands))
             count = sum(e.hand_sizes)
@@ -637,17 +640,17 @@ def check_events_against_states(step: Step) -> None:
     assert pile is None or tuple(pile) == after.draw_pile
 
     # The end of the turn.
-    ended = [e for e in events if isinstance(e, cr.TurnEnded)]
+    ended = [e for e in events if isinstance(e, cr.events.TurnEnded)]
     turn_over = after.turn > before.turn or after.is_over
-    assert ended == ([cr.TurnEnded(p)] if turn_over else [])
-    started = [e for e in events if isinstance(e, cr.TurnStarted)]
+    assert ended == ([cr.events.TurnEnded(p)] if turn_over else [])
+    started = [e for e in events if isinstance(e, cr.events.TurnStarted)]
     if after.turn > before.turn:
         assert after.turn == before.turn + 1
-        assert started == [cr.TurnStarted(after.current_player, after.turn)]
+        assert started == [cr.events.TurnStarted(after.current_player, after.turn)]
         assert events[-1] == started[0]
     else:
         assert started == []
-    over = [e for e in events if isinstance(e, cr.GameOver)]
+    over = [e for e in events if isinstance(e, cr.events.GameOver)]
     if after.is_over:
         assert len(over) == 1
         assert events[-1] == over[0]
@@ -660,18 +663,18 @@ def check_events_against_states(step: Step) -> None:
         assert over == []
 
     # The end of a round.
-    rounds = [e for e in events if isinstance(e, cr.RoundEnded)]
+    rounds = [e for e in events if isinstance(e, cr.events.RoundEnded)]
     if round_ended:
         held = list(before.hands)
         held[p] = ZERO  # the round ends on an empty hand; other hands did not change
         public = list(before.known_hands)
         public[p] = ZERO
         assert rounds == [
-            cr.RoundEnded(before.round, p, tuple(map(sum, held)), tuple(held), tuple(public))
+            cr.events.RoundEnded(before.round, p, tuple(map(sum, held)), tuple(held), tuple(public))
         ]
     else:
         assert rounds == []
-    dealt = [e for e in events if isinstance(e, cr.Dealt)]
+    dealt = [e for e in events if isinstance(e, cr.events.Dealt)]
     if after.round > before.round:
         assert round_ended
         assert after.round == before.round + 1
@@ -692,18 +695,18 @@ def check_redaction(events: tuple[cr.Event, ...], viewer: int | None, n: int) ->
     assert cr.visible_events(shown, viewer) == shown
     for full, seen in zip(events, shown, strict=True):
         assert type(seen) is type(full)
-        if isinstance(full, cr.Drew):
-            assert isinstance(seen, cr.Drew)
+        if isinstance(full, cr.events.Drew):
+            assert isinstance(seen, cr.events.Drew)
             assert (seen.player, seen.count) == (full.player, full.count)
             assert seen.cards == (full.cards if full.player == viewer else None)
-        elif isinstance(full, cr.Dealt):
-            assert isinstance(seen, cr.Dealt)
+        elif isinstance(full, cr.events.Dealt):
+            assert isinstance(seen, cr.events.Dealt)
             assert (seen.round, seen.dealer) == (full.round, full.dealer)
             assert len(seen.hands) == n
             for seat in range(n):
                 assert seen.hands[seat] == (full.hands[seat] if seat == viewer else None)
-        elif isinstance(full, cr.RoundEnded):
-            assert isinstance(seen, cr.RoundEnded)
+        elif isinstance(full, cr.events.RoundEnded):
+            assert isinstance(seen, cr.events.RoundEnded)
             assert (seen.round, seen.player) == (full.round, full.player)
             assert seen.hand_sizes == full.hand_sizes
             assert len(seen.hands) == n
@@ -748,7 +751,7 @@ def test_step_agrees_with_apply(game: RandomGame) -> None:
         assert cr.step(step.before, step.action) == (step.after, step.events)
         # An action picked at random (usually illegal) is rejected by both, alike.
         legal = cr.legal_actions(step.before)
-        odd = rnd.choice(cr.ALL_ACTIONS) if rnd.random() < 0.8 else rnd.choice(ODD_ACTIONS)
+        odd = rnd.choice(cr.actions.ALL_ACTIONS) if rnd.random() < 0.8 else rnd.choice(ODD_ACTIONS)
         if odd in legal:
             assert cr.step(step.before, odd)[0] == cr.apply(step.before, odd)
             continue
@@ -773,17 +776,17 @@ def test_events_agree_with_each_state_change(game: RandomGame) -> None:
 def situations(step: Step) -> Iterator[str]:
     """Labels of the rarer situations a step shows (``--hypothesis-show-statistics``)."""
     kinds = [type(e) for e in step.events]
-    if cr.Reshuffled in kinds:
-        after = kinds[kinds.index(cr.Reshuffled) + 1]
+    if cr.events.Reshuffled in kinds:
+        after = kinds[kinds.index(cr.events.Reshuffled) + 1]
         yield f"reshuffle before {after.__name__}"
     for e in step.events:
-        if isinstance(e, cr.RowRefilled) and not e.cards:
+        if isinstance(e, cr.events.RowRefilled) and not e.cards:
             yield "refill from empty piles"
-        if isinstance(e, cr.Drew) and e.count < 2:
+        if isinstance(e, cr.events.Drew) and e.count < 2:
             yield "short draw"
-        if isinstance(e, cr.GameOver):
+        if isinstance(e, cr.events.GameOver):
             yield f"game over: {e.reason}"
-    if kinds[:2] == [cr.Laid, cr.TurnEnded] and cr.RoundEnded in kinds:
+    if kinds[:2] == [cr.events.Laid, cr.events.TurnEnded] and cr.events.RoundEnded in kinds:
         yield "a lay ends the turn and the round"
 
 
@@ -823,19 +826,19 @@ def true_pile_sizes(before: cr.GameState, events: Sequence[cr.Event]) -> list[tu
     sizes = []
     for e in events:
         taken: list[cr.Species] | None = None
-        if isinstance(e, cr.Drew | cr.RowRefilled):
+        if isinstance(e, cr.events.Drew | cr.events.RowRefilled):
             assert e.cards is not None
             taken = list(e.cards)
-        elif isinstance(e, cr.Dealt):
+        elif isinstance(e, cr.events.Dealt):
             hands = [h for h in e.hands if h is not None]
             count = sum(e.hand_sizes)
             assert plus(*hands) == add(ZERO, draw[:count])
             del draw[:count]
-        elif isinstance(e, cr.FlewHome):
+        elif isinstance(e, cr.events.FlewHome):
             discard[e.species.index] += e.revealed - e.kept
-        elif isinstance(e, cr.RoundEnded):
+        elif isinstance(e, cr.events.RoundEnded):
             discard = list(plus(discard, *[h for h in e.hands if h is not None]))
-        elif isinstance(e, cr.Reshuffled):
+        elif isinstance(e, cr.events.Reshuffled):
             assert draw == []
             draw = [s for s in cr.SPECIES for _ in range(discard[s.index])]
             spec_shuffle(draw, before.seed, shuffles)
@@ -866,17 +869,17 @@ def test_every_seat_follows_the_pile_sizes_through_every_event(game: RandomGame)
             draw, discard = followed[viewer]
             shown = cr.visible_events(step.events, viewer)
             for index, e in enumerate(shown):
-                if isinstance(e, cr.Drew):
+                if isinstance(e, cr.events.Drew):
                     draw -= e.count
-                elif isinstance(e, cr.RowRefilled):
+                elif isinstance(e, cr.events.RowRefilled):
                     draw -= len(e.cards)
-                elif isinstance(e, cr.Dealt):
+                elif isinstance(e, cr.events.Dealt):
                     draw -= sum(e.hand_sizes)
-                elif isinstance(e, cr.FlewHome):
+                elif isinstance(e, cr.events.FlewHome):
                     discard += e.revealed - e.kept
-                elif isinstance(e, cr.RoundEnded):
+                elif isinstance(e, cr.events.RoundEnded):
                     discard += sum(e.hand_sizes)
-                elif isinstance(e, cr.Reshuffled):
+                elif isinstance(e, cr.events.Reshuffled):
                     assert (draw, e.cards) == (0, discard)
                     draw, discard = discard, 0
                 assert (draw, discard) == truth[index], f"viewer {viewer}, event {index}: {e}"
@@ -898,11 +901,11 @@ def test_the_seed_42_lay() -> None:
     state = cr.new_game(cr.GameOptions(num_players=3), 42)
     after, events = cr.step(state, cr.Lay(S.DUCK, 0, cr.Side.RIGHT))
     assert events == (
-        cr.Laid(2, S.DUCK, 1, 0, cr.Side.RIGHT),
-        cr.Captured(2, 0, (S.ROBIN, S.PARROT)),
-        cr.RowRefilled(0, (S.REED_WARBLER,)),
-        cr.TurnEnded(2),
-        cr.TurnStarted(0, 2),
+        cr.events.Laid(2, S.DUCK, 1, 0, cr.Side.RIGHT),
+        cr.events.Captured(2, 0, (S.ROBIN, S.PARROT)),
+        cr.events.RowRefilled(0, (S.REED_WARBLER,)),
+        cr.events.TurnEnded(2),
+        cr.events.TurnStarted(0, 2),
     )
     assert after == cr.apply(state, cr.Lay(S.DUCK, 0, cr.Side.RIGHT))
     assert after.rows[0] == (S.DUCK, S.DUCK, S.REED_WARBLER)
@@ -1001,15 +1004,15 @@ def test_a_draw_reshuffles_the_discard_pile_when_the_draw_pile_runs_out() -> Non
     after = cr.apply(state, cr.Draw())
     # One event per pile: the last card of the old pile, the reshuffle, a card of the new.
     first, reshuffled, second = events[:3]
-    assert first == cr.Drew(0, 1, (S.MAGPIE,))
-    assert reshuffled == cr.Reshuffled(sum(state.discard_pile))
-    assert isinstance(second, cr.Drew)
+    assert first == cr.events.Drew(0, 1, (S.MAGPIE,))
+    assert reshuffled == cr.events.Reshuffled(sum(state.discard_pile))
+    assert isinstance(second, cr.events.Drew)
     assert second.count == 1
     assert second.cards is not None
     assert add(state.hands[0], [S.MAGPIE, *second.cards]) == after.hands[0]
     for viewer in (1, 2, None):
         seen = cr.visible_events(events, viewer)
-        assert seen[:3] == (cr.Drew(0, 1, None), reshuffled, cr.Drew(0, 1, None))
+        assert seen[:3] == (cr.events.Drew(0, 1, None), reshuffled, cr.events.Drew(0, 1, None))
     assert cr.visible_events(events, 0) == events
 
 
@@ -1017,10 +1020,10 @@ def test_a_draw_from_an_empty_draw_pile_begins_with_the_reshuffle() -> None:
     state = make_state(hands=("owl", "duck", "parrot"), rest="discard", phase=cr.Phase.DRAW)
     assert state.draw_pile == ()
     (events,) = follow(state, [cr.Draw()])
-    assert events[0] == cr.Reshuffled(sum(state.discard_pile))
-    assert isinstance(events[1], cr.Drew)
+    assert events[0] == cr.events.Reshuffled(sum(state.discard_pile))
+    assert isinstance(events[1], cr.events.Drew)
     assert events[1].count == 2
-    assert not any(isinstance(e, cr.Drew) for e in events[2:])
+    assert not any(isinstance(e, cr.events.Drew) for e in events[2:])
 
 
 def test_the_last_card_is_drawn_alone() -> None:
@@ -1028,8 +1031,12 @@ def test_the_last_card_is_drawn_alone() -> None:
         hands=("owl", "duck", "parrot"), draw_top="magpie", rest="hand1", phase=cr.Phase.DRAW
     )
     (events,) = follow(state, [cr.Draw()])
-    assert events == (cr.Drew(0, 1, (S.MAGPIE,)), cr.TurnEnded(0), cr.TurnStarted(1, 6))
-    assert cr.visible_events(events, 2)[0] == cr.Drew(0, 1, None)
+    assert events == (
+        cr.events.Drew(0, 1, (S.MAGPIE,)),
+        cr.events.TurnEnded(0),
+        cr.events.TurnStarted(1, 6),
+    )
+    assert cr.visible_events(events, 2)[0] == cr.events.Drew(0, 1, None)
 
 
 def test_a_refill_takes_cards_until_a_second_species() -> None:
@@ -1040,9 +1047,9 @@ def test_a_refill_takes_cards_until_a_second_species() -> None:
     )
     (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
     assert events[:3] == (
-        cr.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
-        cr.Captured(0, 0, (S.FLAMINGO,)),
-        cr.RowRefilled(0, (S.OWL, S.OWL, S.TOUCAN)),
+        cr.events.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
+        cr.events.Captured(0, 0, (S.FLAMINGO,)),
+        cr.events.RowRefilled(0, (S.OWL, S.OWL, S.TOUCAN)),
     )
 
 
@@ -1054,10 +1061,10 @@ def test_a_refill_stops_when_both_piles_are_empty() -> None:
     )
     (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
     assert events == (  # a refill that finds no card reports nothing
-        cr.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
-        cr.Captured(0, 0, (S.FLAMINGO,)),
-        cr.TurnEnded(0),
-        cr.TurnStarted(1, 6),
+        cr.events.Laid(0, S.OWL, 1, 0, cr.Side.RIGHT),
+        cr.events.Captured(0, 0, (S.FLAMINGO,)),
+        cr.events.TurnEnded(0),
+        cr.events.TurnStarted(1, 6),
     )
 
 
@@ -1070,10 +1077,10 @@ def test_a_refill_that_empties_the_draw_pile_is_reported_per_pile() -> None:
     )
     (events,) = follow(state, [cr.Lay(S.OWL, 0, cr.Side.RIGHT)])
     after = cr.apply(state, cr.Lay(S.OWL, 0, cr.Side.RIGHT))
-    assert events[2] == cr.RowRefilled(0, (S.OWL,))
-    assert events[3] == cr.Reshuffled(sum(state.discard_pile))
+    assert events[2] == cr.events.RowRefilled(0, (S.OWL,))
+    assert events[3] == cr.events.Reshuffled(sum(state.discard_pile))
     rest = events[4]
-    assert isinstance(rest, cr.RowRefilled)
+    assert isinstance(rest, cr.events.RowRefilled)
     assert after.rows[0] == (S.OWL, S.OWL, S.OWL, *rest.cards)
 
 
@@ -1094,9 +1101,9 @@ def test_a_flock_home_that_wins_ends_the_game(collection: str, flock: str, reaso
     kept = 2 if len(flock.split()) >= species.big_flock else 1
     (events,) = follow(state, [cr.FlyHome(species)])
     assert events == (
-        cr.FlewHome(0, species, len(flock.split()), kept),
-        cr.TurnEnded(0),
-        cr.GameOver((0,), reason),  # type: ignore[arg-type]
+        cr.events.FlewHome(0, species, len(flock.split()), kept),
+        cr.events.TurnEnded(0),
+        cr.events.GameOver((0,), reason),  # type: ignore[arg-type]
     )
 
 
@@ -1122,19 +1129,21 @@ def test_an_empty_hand_ends_the_round_and_a_new_one_is_dealt(first: str) -> None
         for seat, h in enumerate(after.hands)
     )
     assert events == (
-        cr.FlewHome(1, S.OWL, 3, 1),
-        cr.TurnEnded(1),
-        cr.RoundEnded(2, 1, (2, 0, 1), discarded, known),
-        cr.Dealt(3, 1, (0, 2, 0), (ZERO, top, ZERO)),
-        cr.Reshuffled(sum(state.discard_pile) + 2 + 3),
-        cr.Dealt(3, 1, (8, 6, 8), rest),
-        cr.TurnStarted(1 if first == "round_ender" else 2, 6),
+        cr.events.FlewHome(1, S.OWL, 3, 1),
+        cr.events.TurnEnded(1),
+        cr.events.RoundEnded(2, 1, (2, 0, 1), discarded, known),
+        cr.events.Dealt(3, 1, (0, 2, 0), (ZERO, top, ZERO)),
+        cr.events.Reshuffled(sum(state.discard_pile) + 2 + 3),
+        cr.events.Dealt(3, 1, (8, 6, 8), rest),
+        cr.events.TurnStarted(1 if first == "round_ender" else 2, 6),
     )
     seen = cr.visible_events(events, 2)
-    assert seen[2] == cr.RoundEnded(2, 1, (2, 0, 1), (None, None, state.hands[2]), known)
-    assert seen[3] == cr.Dealt(3, 1, (0, 2, 0), (None, None, ZERO))
-    assert seen[5] == cr.Dealt(3, 1, (8, 6, 8), (None, None, after.hands[2]))
-    assert cr.visible_events(events, None)[5] == cr.Dealt(3, 1, (8, 6, 8), (None, None, None))
+    assert seen[2] == cr.events.RoundEnded(2, 1, (2, 0, 1), (None, None, state.hands[2]), known)
+    assert seen[3] == cr.events.Dealt(3, 1, (0, 2, 0), (None, None, ZERO))
+    assert seen[5] == cr.events.Dealt(3, 1, (8, 6, 8), (None, None, after.hands[2]))
+    assert cr.visible_events(events, None)[5] == cr.events.Dealt(
+        3, 1, (8, 6, 8), (None, None, None)
+    )
 
 
 def test_a_lay_that_empties_the_hand_ends_the_round_at_once_if_immediate() -> None:
@@ -1142,11 +1151,11 @@ def test_a_lay_that_empties_the_hand_ends_the_round_at_once_if_immediate() -> No
     state = make_state(options=options, hands=("robin", "duck", "parrot"))
     (events,) = follow(state, [cr.Lay(S.ROBIN, 3, cr.Side.LEFT)])
     assert [type(e) for e in events] == [
-        cr.Laid,
-        cr.TurnEnded,
-        cr.RoundEnded,
-        cr.Dealt,
-        cr.TurnStarted,
+        cr.events.Laid,
+        cr.events.TurnEnded,
+        cr.events.RoundEnded,
+        cr.events.Dealt,
+        cr.events.TurnStarted,
     ]
 
 
@@ -1164,26 +1173,32 @@ def test_a_round_that_cannot_be_dealt_ends_the_game_with_shared_victory() -> Non
     sizes = (0, 1, sum(state.hands[2]))
     known = state.known_hands
     assert events[2:] == (
-        cr.RoundEnded(2, 0, sizes, (ZERO, *state.hands[1:]), known),
-        cr.GameOver((0, 1, 2), "most_cards"),
+        cr.events.RoundEnded(2, 0, sizes, (ZERO, *state.hands[1:]), known),
+        cr.events.GameOver((0, 1, 2), "most_cards"),
     )
-    assert cr.visible_events(events, 0)[2] == cr.RoundEnded(2, 0, sizes, (ZERO, None, None), known)
+    assert cr.visible_events(events, 0)[2] == cr.events.RoundEnded(
+        2, 0, sizes, (ZERO, None, None), known
+    )
 
 
 def test_declining_is_reported() -> None:
     state = make_state(hands=("owl owl owl", "duck", "parrot"), phase=cr.Phase.DRAW)
     declined_draw, declined_flock = follow(state, [cr.Pass(), cr.Pass()])
-    assert declined_draw == (cr.DeclinedDraw(0),)
-    assert declined_flock == (cr.DeclinedFlock(0), cr.TurnEnded(0), cr.TurnStarted(1, 6))
+    assert declined_draw == (cr.events.DeclinedDraw(0),)
+    assert declined_flock == (
+        cr.events.DeclinedFlock(0),
+        cr.events.TurnEnded(0),
+        cr.events.TurnStarted(1, 6),
+    )
 
 
 # --------------------------------------------------------------------------- decoding
 
 
 def test_visible_events_documented_example() -> None:
-    events = (cr.Drew(1, 2, (S.OWL, S.DUCK)),)
-    assert cr.visible_events(events, 0) == (cr.Drew(1, 2, None),)
-    assert cr.visible_events(events, None) == (cr.Drew(1, 2, None),)
+    events = (cr.events.Drew(1, 2, (S.OWL, S.DUCK)),)
+    assert cr.visible_events(events, 0) == (cr.events.Drew(1, 2, None),)
+    assert cr.visible_events(events, None) == (cr.events.Drew(1, 2, None),)
     assert cr.visible_events(events, 1) == events
     assert cr.visible_events(iter(events), 1) == events
 

@@ -34,7 +34,9 @@ def _valid_texts() -> list[str]:
     """One valid document of each kind, as JSON text: the seeds of the mutations."""
     options = cr.GameOptions(num_players=3, refill_trigger="same_species_lay")
     state = cr.new_game(options, 2**64 - 1)
-    record = cr.GameRecord.start(options, 2**64 - 1, cr.Metadata(players=("Zoë", "李", "b")))
+    record = cr.GameRecord.start(
+        options, 2**64 - 1, cr.records.Metadata(players=("Zoë", "李", "b"))
+    )
     for _ in range(12):
         action = cr.legal_actions(state)[-1]
         state, events = cr.step(state, action)
@@ -198,11 +200,13 @@ def _check_parsed(text: str | bytes, value: object) -> None:
 DECODERS: list[Callable[[Any], object]] = [
     cr.decode_state,
     cr.decode_view,
-    cr.decode_record,
+    cr.records.decode_record,
     cr.decode_action,
     cr.decode_event,
-    cr.decode_options,
-    lambda doc: cr.decode_options(doc.get("options") if isinstance(doc, dict) else doc, version=1),
+    cr.codec.decode_options,
+    lambda doc: cr.codec.decode_options(
+        doc.get("options") if isinstance(doc, dict) else doc, version=1
+    ),
 ]
 
 

@@ -47,7 +47,7 @@ def test_the_true_state_always_agrees_with_what_was_learned(game: RandomGame) ->
     for viewer in [*range(game.num_players), None]:
         knowledge = cr.Knowledge.at_setup(history[0][0])
         for state, events in history:
-            knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
+            knowledge = cr.knowledge.learn(knowledge, cr.visible_events(events, viewer), viewer)
             assert sound(state, knowledge, viewer), (viewer, knowledge)
     limited = sum(
         limit < s.copies
@@ -60,7 +60,7 @@ def test_the_true_state_always_agrees_with_what_was_learned(game: RandomGame) ->
 def knowledge_at(history: History, viewer: int) -> cr.Knowledge:
     knowledge = cr.Knowledge.at_setup(history[0][0])
     for _, events in history:
-        knowledge = cr.learn(knowledge, cr.visible_events(events, viewer), viewer)
+        knowledge = cr.knowledge.learn(knowledge, cr.visible_events(events, viewer), viewer)
     return knowledge
 
 
@@ -106,7 +106,7 @@ def test_conditioning_is_uniform() -> None:
     """The knowledge-conditioned draws match unconditioned draws filtered by the knowledge."""
     state = cr.new_game(cr.GameOptions(num_players=2), seed=3)
     state, events = cr.step(state, cr.Lay(cr.Species.TOUCAN, 0, cr.Side.LEFT))
-    knowledge = cr.learn(cr.Knowledge.start(2), cr.visible_events(events, 1), 1)
+    knowledge = cr.knowledge.learn(cr.Knowledge.start(2), cr.visible_events(events, 1), 1)
     view = cr.observe(state, 1)
     assert knowledge.hidden_limits[0][cr.Species.TOUCAN.index] == 0
 
@@ -145,7 +145,9 @@ def test_the_duplicates_set_aside_at_setup_are_known_discards() -> None:
     # Rules §2 and §6: the cards set aside while the rows are built go to the discard pile
     # face up, so every seat knows them until the next reshuffle.
     state = cr.new_game(cr.GameOptions(num_players=3), seed=42)
-    assert state.discard_pile == cr.dict_to_counts({cr.Species.MAGPIE: 1, cr.Species.ROBIN: 1})
+    assert state.discard_pile == cr.state.dict_to_counts(
+        {cr.Species.MAGPIE: 1, cr.Species.ROBIN: 1}
+    )
     known = cr.Knowledge.at_setup(state)
     assert known.known_discards == state.discard_pile
     assert known.hidden_limits == cr.Knowledge.start(3).hidden_limits
@@ -179,12 +181,14 @@ def test_the_known_part_of_a_hand_discarded_at_a_round_end_is_a_known_discard() 
         known_hands=((), "robin robin", ()),
     )  # every other card is in the draw pile: the next deal needs no reshuffle
     after, events = cr.step(state, cr.FlyHome(cr.Species.OWL))
-    (ended,) = [e for e in events if isinstance(e, cr.RoundEnded)]
+    (ended,) = [e for e in events if isinstance(e, cr.events.RoundEnded)]
     assert ended.known_hands == state.known_hands
-    assert not any(isinstance(e, cr.Reshuffled) for e in events)  # the pile stays known
+    assert not any(isinstance(e, cr.events.Reshuffled) for e in events)  # the pile stays known
     robins = counts(robin=2)
     for viewer in (0, 2, None):
-        learned = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer)
+        learned = cr.knowledge.learn(
+            cr.Knowledge.start(3), cr.visible_events(events, viewer), viewer
+        )
         own = ended.hands[viewer] if viewer is not None else None  # its own discarded hand
         own = own or cr.state.EMPTY_COUNTS
         owls = counts(owl=2)  # the flock cards not kept (3 owls revealed, 1 kept)
@@ -193,7 +197,7 @@ def test_the_known_part_of_a_hand_discarded_at_a_round_end_is_a_known_discard() 
         guess = cr.determinize(cr.observe(after, viewer), 3, knowledge=learned)
         assert all(map(int.__le__, expected, guess.discard_pile))
     # Seat 1 knows its own whole hand went there.
-    learned = cr.learn(cr.Knowledge.start(3), cr.visible_events(events, 1), 1)
+    learned = cr.knowledge.learn(cr.Knowledge.start(3), cr.visible_events(events, 1), 1)
     assert learned.known_discards == tuple(
         a + b for a, b in zip(state.hands[1], counts(owl=2), strict=True)
     )
@@ -218,9 +222,9 @@ def test_bad_knowledge_is_refused_with_a_clear_error() -> None:
     with pytest.raises(cr.InvalidOptionsError, match="max_draws: -1 is not an integer >= 0"):
         cr.determinize(view, 1, knowledge=cr.Knowledge(((0,) * 8,) * 3, (0,) * 8), max_draws=-1)
     with pytest.raises(cr.ViewError, match="beyond the 2 seats"):
-        cr.learn(
+        cr.knowledge.learn(
             cr.Knowledge.start(2),
-            [cr.DeclinedDraw(0), cr.Laid(4, cr.Species.OWL, 1, 0, cr.Side.LEFT)],
+            [cr.events.DeclinedDraw(0), cr.events.Laid(4, cr.Species.OWL, 1, 0, cr.Side.LEFT)],
             0,
         )
 
@@ -262,6 +266,6 @@ def test_public_flock_phases_respect_knowledge_and_flock() -> None:
             for seed, max_draws in ((0, 0), (1, 0), (2, 32), (3, 20_000)):
                 guess = cr.determinize(view, seed, knowledge=knowledge, max_draws=max_draws)
                 assert cr.observe(guess, viewer) == view
-                assert cr.can_fly_home(guess.hands[state.current_player])
+                assert cr.state.can_fly_home(guess.hands[state.current_player])
                 assert sound(guess, knowledge, viewer)
             checked += 1

@@ -79,16 +79,16 @@ def test_the_legacy_files_are_of_version_1(legacy_db: Path) -> None:
 def test_a_saved_record_loads_and_replays_to_the_state_it_reached(name: str) -> None:
     path = LEGACY / name
     with path.open(encoding="utf-8") as text:
-        record = cr.load_record(text)
+        record = cr.records.load_record(text)
     assert cr.loads_record(path.read_bytes()) == record
     assert record.options.refill_trigger == "capture"
-    state = cr.final_state(record)
+    state = cr.records.final_state(record)
     assert state == _final(name)
-    assert cr.check_record(record) == state  # and the recorded result, if any, is right
+    assert cr.records.check_record(record) == state  # and the recorded result, if any, is right
     assert state.is_over == (record.metadata.result is not None)
     again = cr.loads_record(cr.dumps_record(record))  # written back as version 2
     assert again == record
-    assert cr.encode_record(again)["version"] == 2
+    assert cr.records.encode_record(again)["version"] == 2
 
 
 # --------------------------------------------------------------------------- the database
@@ -106,7 +106,7 @@ def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> 
     for table in tables:
         setup = table.setup
         record = cr.GameRecord(setup.options, setup.seed, table.actions)
-        assert cr.final_state(record) == _final(setup.id), setup.id
+        assert cr.records.final_state(record) == _final(setup.id), setup.id
         assert setup.options.refill_trigger == "capture"
     assert _user_version(legacy_db) == SCHEMA_VERSION == 2
     after = _stored_options(legacy_db)
@@ -198,4 +198,4 @@ def test_the_server_serves_the_legacy_tables_and_plays_on(legacy_db: Path) -> No
     assert len(table.actions) >= 33
     assert table.actions[32] == cr.Draw()
     record = cr.GameRecord(table.setup.options, table.setup.seed, table.actions)
-    assert cr.observe(cr.final_state(record), 0) == view
+    assert cr.observe(cr.records.final_state(record), 0) == view

@@ -63,7 +63,7 @@ def expected_told(
 ) -> list[Told]:
     """What ``seat`` must be told of a game, replayed with ``step`` (no Match)."""
     state = cr.new_game(options, seed)
-    told = [(cr.observe(state, seat), cr.visible_events((cr.GameStarted.of(state),), seat))]
+    told = [(cr.observe(state, seat), cr.visible_events((cr.events.GameStarted.of(state),), seat))]
     for action in actions:
         state, events = cr.step(state, action)
         told.append((cr.observe(state, seat), cr.visible_events(events, seat)))
@@ -86,9 +86,9 @@ def hidden_is_hidden(told: Sequence[Told], seat: int) -> None:
     for view, events in told:
         assert view.viewer == seat
         for event in events:
-            if isinstance(event, cr.Drew) and event.player != seat:
+            if isinstance(event, cr.events.Drew) and event.player != seat:
                 assert event.cards is None
-            if isinstance(event, cr.Dealt | cr.RoundEnded | cr.GameStarted):
+            if isinstance(event, cr.events.Dealt | cr.events.RoundEnded | cr.events.GameStarted):
                 assert all(h is None for s, h in enumerate(event.hands) if s != seat)
 
 
@@ -107,23 +107,23 @@ def outside_game(match: Match, rng: random.Random, seat: int) -> None:
 
 def test_a_match_plays_the_engines_game_and_keeps_its_record() -> None:
     options = cr.GameOptions(num_players=3)
-    match = Match(options, 11, [None, cr.GreedyBot(seed=1), cr.RandomBot(seed=2)])
+    match = Match(options, 11, [None, cr.bots.GreedyBot(seed=1), cr.bots.RandomBot(seed=2)])
     outside_game(match, random.Random(4), 0)
     record = match.record()
-    assert record.metadata.result == cr.GameResult.of(match.state)
+    assert record.metadata.result == cr.records.GameResult.of(match.state)
     assert record.metadata.players == (
         "P0",
         "GreedyBot(seed=1, feed_weight=1.0, end_round_threshold=3)",
         "RandomBot(seed=2)",
     )
-    assert cr.final_state(record) == match.state
+    assert cr.records.final_state(record) == match.state
     assert match.outcome == match.state.outcome is not None
     assert match.to_act is None
     assert not match.bot_to_act
     assert match.play_bot() is None
     assert match.play_bots() == 0
     # The log holds the events of every action, in one numbering for all seats.
-    steps = list(cr.replay_steps(record))
+    steps = list(cr.records.replay_steps(record))
     full = tuple(event for _, events in steps for event in events)
     assert match.event_count == len(full)
     for seat in (0, 1, None):
@@ -142,7 +142,7 @@ def test_a_stale_move_number_is_refused_and_changes_nothing() -> None:
     match = Match(
         cr.GameOptions(num_players=2),
         5,
-        [None, cr.GreedyBot(seed=1)],
+        [None, cr.bots.GreedyBot(seed=1)],
         on_action=lambda move, action: stored.append((move, action)),
     )
     first = match.legal_actions(0)[0]
@@ -160,7 +160,7 @@ def test_a_stale_move_number_is_refused_and_changes_nothing() -> None:
 
 
 def test_acting_out_of_turn_for_a_bot_or_illegally_changes_nothing() -> None:
-    match = Match(cr.GameOptions(num_players=2), 5, [None, cr.GreedyBot(seed=1)])
+    match = Match(cr.GameOptions(num_players=2), 5, [None, cr.bots.GreedyBot(seed=1)])
     while match.to_act == 0:
         match.act(0, match.legal_actions(0)[0])
     before = snapshot(match)
@@ -222,10 +222,10 @@ def test_a_match_refuses_bad_seats() -> None:
         Match(options, 1, [None, None])
     with pytest.raises(MatchError, match="names: expected 3 strings"):
         Match(options, 1, [None, None, None], names=["a", "b"])
-    follower = Recorder(cr.RandomBot(seed=1))
+    follower = Recorder(cr.bots.RandomBot(seed=1))
     with pytest.raises(MatchError, match="the same bot object sits at seats 0 and 2"):
         Match(options, 1, [follower, None, follower])
-    plain = cr.RandomBot(seed=1)  # a bot told nothing may sit at several seats
+    plain = cr.bots.RandomBot(seed=1)  # a bot told nothing may sit at several seats
     assert Match(options, 1, [plain, None, plain]).move == 0
     with pytest.raises(MatchError, match="after: expected an event number from 0 to 0"):
         Match(options, 1, [None] * 3).events(None, 1)
@@ -237,7 +237,7 @@ def test_a_match_resumed_from_a_record_equals_the_original() -> None:
     options = cr.GameOptions(num_players=2)
 
     def seats() -> list[Bot | None]:
-        return [None, Recorder(cr.IsmctsBot(seed=3, iterations=10))]
+        return [None, Recorder(cr.bots.IsmctsBot(seed=3, iterations=10))]
 
     original = Match(options, 9, seats(), names=["Ann", "Bot"])
     rng = random.Random(1)
@@ -274,9 +274,11 @@ def test_a_match_without_followers_or_log_never_computes_events(
         raise AssertionError("step was called although nobody needs the events")
 
     monkeypatch.setattr("cuckoo_rules.match.step", no_step)
-    plain = Plain(cr.RandomBot(seed=2))
-    played = cr.play_game(
-        cr.GameOptions(num_players=3), 5, [cr.GreedyBot(seed=1), plain, cr.RandomBot(seed=3)]
+    plain = Plain(cr.bots.RandomBot(seed=2))
+    played = cr.bots.play_game(
+        cr.GameOptions(num_players=3),
+        5,
+        [cr.bots.GreedyBot(seed=1), plain, cr.bots.RandomBot(seed=3)],
     )
     assert played.final_state.is_over
     assert len(plain.shown) == played.decisions[1]
@@ -300,33 +302,39 @@ def check_followers(
 def test_play_game_tells_each_follower_what_its_seat_saw() -> None:
     options = cr.GameOptions(num_players=3)
     first, plain, third = (
-        Recorder(cr.GreedyBot(seed=1)),
-        Plain(cr.RandomBot(2)),
-        Recorder(cr.RandomBot(3)),
+        Recorder(cr.bots.GreedyBot(seed=1)),
+        Plain(cr.bots.RandomBot(2)),
+        Recorder(cr.bots.RandomBot(3)),
     )
-    played = cr.play_game(options, 21, [first, plain, third])
+    played = cr.bots.play_game(options, 21, [first, plain, third])
     check_followers(options, 21, played.record.actions, {0: first, 2: third})
     assert plain.shown == expected_shown(options, 21, played.record.actions, 1)
     # Following changes nothing: the same game as with the bare bots.
-    bare = cr.play_game(options, 21, [cr.GreedyBot(seed=1), cr.RandomBot(2), cr.RandomBot(3)])
+    bare = cr.bots.play_game(
+        options, 21, [cr.bots.GreedyBot(seed=1), cr.bots.RandomBot(2), cr.bots.RandomBot(3)]
+    )
     assert bare.record.actions == played.record.actions
 
 
 def test_tournament_games_inform_ismcts_like_play_game() -> None:
     options = cr.GameOptions(num_players=2)
-    a = cr.play_game(options, 8, [cr.IsmctsBot(seed=1, iterations=8), cr.GreedyBot(seed=2)])
-    b = cr.play_game(options, 8, [cr.IsmctsBot(seed=1, iterations=8), cr.GreedyBot(seed=2)])
+    a = cr.bots.play_game(
+        options, 8, [cr.bots.IsmctsBot(seed=1, iterations=8), cr.bots.GreedyBot(seed=2)]
+    )
+    b = cr.bots.play_game(
+        options, 8, [cr.bots.IsmctsBot(seed=1, iterations=8), cr.bots.GreedyBot(seed=2)]
+    )
     assert a.record == b.record
     # An informed IsmctsBot plays with what its seat's history proves (not as if blind).
-    blind = cr.play_game(
-        options, 8, [Plain(cr.IsmctsBot(seed=1, iterations=8)), cr.GreedyBot(seed=2)]
+    blind = cr.bots.play_game(
+        options, 8, [Plain(cr.bots.IsmctsBot(seed=1, iterations=8)), cr.bots.GreedyBot(seed=2)]
     )
-    assert cr.final_state(blind.record).is_over
+    assert cr.records.final_state(blind.record).is_over
 
 
 def test_the_terminal_tells_its_bots_what_their_seats_saw() -> None:
     options = cr.GameOptions(num_players=3)
-    recorder, plain = Recorder(cr.RandomBot(seed=4)), Plain(cr.RandomBot(seed=5))
+    recorder, plain = Recorder(cr.bots.RandomBot(seed=4)), Plain(cr.bots.RandomBot(seed=5))
     players: list[Bot | None] = [None, recorder, plain]
     out = io.StringIO()
     record = terminal.play_interactive(
@@ -376,14 +384,16 @@ def test_the_web_tables_tell_ismcts_what_its_seat_saw_across_restarts(
     lobbies: list[tables.Lobby] = []
     real = ismcts.IsmctsBot.choose
 
-    def spy(self: cr.IsmctsBot, view: cr.PlayerView, knowledge: Any = None) -> cr.Action:
+    def spy(self: cr.bots.IsmctsBot, view: cr.PlayerView, knowledge: Any = None) -> cr.Action:
         (table,) = lobbies[-1].tables.values()
         record = table.match.record()
         seat = view.viewer
         assert seat is not None
         start = cr.new_game(record.options, record.seed)
-        events = [e for _, new in cr.replay_steps(record) for e in new]
-        folded = cr.learn(cr.Knowledge.at_setup(start), cr.visible_events(events, seat), seat)
+        events = [e for _, new in cr.records.replay_steps(record) for e in new]
+        folded = cr.knowledge.learn(
+            cr.Knowledge.at_setup(start), cr.visible_events(events, seat), seat
+        )
         if self.followed_knowledge != folded or view != cr.observe(table.match.state, seat):
             wrong.append(record.actions.__len__())
         checked.append((seat, len(record.actions)))

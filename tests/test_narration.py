@@ -95,34 +95,34 @@ def every_kind_of_event() -> list[cr.Event]:
     """At least one event of each kind, in each variant the narration tells apart."""
     events: list[cr.Event] = []
     for species in cr.SPECIES:
-        events.append(cr.Laid(0, species, 1, 0, cr.Side.LEFT))
-        events.append(cr.Laid(1, species, 3, 1, cr.Side.RIGHT))
+        events.append(cr.events.Laid(0, species, 1, 0, cr.Side.LEFT))
+        events.append(cr.events.Laid(1, species, 3, 1, cr.Side.RIGHT))
     events += [
-        cr.Captured(0, 2, (S.OWL, S.OWL, S.DUCK, S.ROBIN)),
-        cr.Captured(1, 2, ()),
-        cr.RowRefilled(3, (S.MAGPIE,)),
-        cr.Drew(0, 2, (S.OWL, S.DUCK)),
-        cr.Drew(1, 1, (S.OWL,)),
-        cr.Drew(0, 1, None),
-        cr.DeclinedDraw(0),
-        cr.DeclinedDraw(1),
-        cr.FlewHome(0, S.FLAMINGO, 3, 2),
-        cr.FlewHome(1, S.ROBIN, 7, 1),
-        cr.DeclinedFlock(1),
-        cr.Reshuffled(40),
-        cr.TurnEnded(0),
-        cr.RoundEnded(1, 1, (5, 0, 3), ((0,) * 8, (0,) * 8, (0,) * 8), ((0,) * 8,) * 3),
-        cr.RoundEnded(1, 0, (0, 5, 3), ((0,) * 8, (0,) * 8, (0,) * 8), ((0,) * 8,) * 3),
-        cr.Dealt(2, 1, (8, 8, 8), ((0,) * 8, (0,) * 8, (0,) * 8)),
-        cr.Dealt(2, 0, (8, 8, 8), (None, None, None)),
-        cr.Dealt(2, 1, (0, 8, 4), (None, None, None)),
-        cr.Dealt(2, 0, (8, 0, 4), (None, None, None)),
-        cr.TurnStarted(1, 5),
-        cr.GameStarted(1, (0, 1, 0, 0, 0, 0, 0, 2), (8, 8, 8), (None, (0,) * 8, None)),
-        cr.GameStarted(0, (0,) * 8, (8, 8, 8), (None, None, None)),
+        cr.events.Captured(0, 2, (S.OWL, S.OWL, S.DUCK, S.ROBIN)),
+        cr.events.Captured(1, 2, ()),
+        cr.events.RowRefilled(3, (S.MAGPIE,)),
+        cr.events.Drew(0, 2, (S.OWL, S.DUCK)),
+        cr.events.Drew(1, 1, (S.OWL,)),
+        cr.events.Drew(0, 1, None),
+        cr.events.DeclinedDraw(0),
+        cr.events.DeclinedDraw(1),
+        cr.events.FlewHome(0, S.FLAMINGO, 3, 2),
+        cr.events.FlewHome(1, S.ROBIN, 7, 1),
+        cr.events.DeclinedFlock(1),
+        cr.events.Reshuffled(40),
+        cr.events.TurnEnded(0),
+        cr.events.RoundEnded(1, 1, (5, 0, 3), ((0,) * 8, (0,) * 8, (0,) * 8), ((0,) * 8,) * 3),
+        cr.events.RoundEnded(1, 0, (0, 5, 3), ((0,) * 8, (0,) * 8, (0,) * 8), ((0,) * 8,) * 3),
+        cr.events.Dealt(2, 1, (8, 8, 8), ((0,) * 8, (0,) * 8, (0,) * 8)),
+        cr.events.Dealt(2, 0, (8, 8, 8), (None, None, None)),
+        cr.events.Dealt(2, 1, (0, 8, 4), (None, None, None)),
+        cr.events.Dealt(2, 0, (8, 0, 4), (None, None, None)),
+        cr.events.TurnStarted(1, 5),
+        cr.events.GameStarted(1, (0, 1, 0, 0, 0, 0, 0, 2), (8, 8, 8), (None, (0,) * 8, None)),
+        cr.events.GameStarted(0, (0,) * 8, (8, 8, 8), (None, None, None)),
     ]
-    events += [cr.GameOver((1,), reason) for reason in get_args(cr.WinReason)]
-    events += [cr.GameOver((0,), "two_triples"), cr.GameOver((0, 1, 2), "most_cards")]
+    events += [cr.events.GameOver((1,), reason) for reason in get_args(cr.outcome.WinReason)]
+    events += [cr.events.GameOver((0,), "two_triples"), cr.events.GameOver((0, 1, 2), "most_cards")]
     return events
 
 
@@ -141,7 +141,10 @@ def test_every_phrase_of_the_table_is_used(monkeypatch: pytest.MonkeyPatch) -> N
             describe_event(event, viewer, names=names)
             describe_event(event, viewer)
         narrate(every_kind_of_event(), viewer, names=names)
-        narrate([cr.Laid(0, S.OWL, 2, 1, cr.Side.LEFT), cr.Captured(0, 1, (S.DUCK,))], viewer)
+        narrate(
+            [cr.events.Laid(0, S.OWL, 2, 1, cr.Side.LEFT), cr.events.Captured(0, 1, (S.DUCK,))],
+            viewer,
+        )
         for species in cr.SPECIES:
             species_name(species)
     assert used == expected_keys("en")
@@ -152,7 +155,9 @@ def test_every_phrase_of_the_table_is_used(monkeypatch: pytest.MonkeyPatch) -> N
 SENTENCES: list[tuple[cr.Event, str, str, str]] = [
     # event, as told to its owner (seat 0), to seat 1, to a spectator
     (
-        cr.GameStarted(0, (0, 1, 0, 0, 0, 0, 0, 2), (8, 8), ((0, 8, 0, 0, 0, 0, 0, 0), None)),
+        cr.events.GameStarted(
+            0, (0, 1, 0, 0, 0, 0, 0, 2), (8, 8), ((0, 8, 0, 0, 0, 0, 0, 0), None)
+        ),
         "The game starts: you deal 8 cards to each player; set aside to the discard pile: "
         "1 owl and 2 robins.",
         "The game starts: P0 ann deals 8 cards to each player; set aside to the discard pile: "
@@ -161,74 +166,79 @@ SENTENCES: list[tuple[cr.Event, str, str, str]] = [
         "1 owl and 2 robins.",
     ),
     (
-        cr.Laid(0, S.REED_WARBLER, 3, 2, cr.Side.RIGHT),
+        cr.events.Laid(0, S.REED_WARBLER, 3, 2, cr.Side.RIGHT),
         "You lay 3 reed warblers on the right of row 2.",
         "P0 ann lays 3 reed warblers on the right of row 2.",
         "P0 ann lays 3 reed warblers on the right of row 2.",
     ),
     (
-        cr.Captured(0, 2, (S.TOUCAN,) * 3 + (S.OWL,) + (S.PARROT,) * 10),
+        cr.events.Captured(0, 2, (S.TOUCAN,) * 3 + (S.OWL,) + (S.PARROT,) * 10),
         "You capture 3 toucans, 1 owl and 10 parrots from row 2.",
         "P0 ann captures 3 toucans, 1 owl and 10 parrots from row 2.",
         "P0 ann captures 3 toucans, 1 owl and 10 parrots from row 2.",
     ),
     (
-        cr.RowRefilled(1, (S.DUCK, S.MAGPIE)),
+        cr.events.RowRefilled(1, (S.DUCK, S.MAGPIE)),
         "Row 1 is refilled with 1 duck and 1 magpie.",
         "Row 1 is refilled with 1 duck and 1 magpie.",
         "Row 1 is refilled with 1 duck and 1 magpie.",
     ),
     (
-        cr.Drew(0, 2, (S.OWL, S.OWL)),
+        cr.events.Drew(0, 2, (S.OWL, S.OWL)),
         "You draw 2 cards: 2 owls.",
         "P0 ann draws 2 cards.",
         "P0 ann draws 2 cards.",
     ),
     (
-        cr.Drew(0, 1, (S.FLAMINGO,)),
+        cr.events.Drew(0, 1, (S.FLAMINGO,)),
         "You draw 1 card: 1 flamingo.",
         "P0 ann draws 1 card.",
         "P0 ann draws 1 card.",
     ),
-    (cr.DeclinedDraw(0), "You do not draw.", "P0 ann does not draw.", "P0 ann does not draw."),
     (
-        cr.FlewHome(0, S.REED_WARBLER, 6, 1),
+        cr.events.DeclinedDraw(0),
+        "You do not draw.",
+        "P0 ann does not draw.",
+        "P0 ann does not draw.",
+    ),
+    (
+        cr.events.FlewHome(0, S.REED_WARBLER, 6, 1),
         "You fly 6 reed warblers home: 1 to your collection, 5 discarded.",
         "P0 ann flies 6 reed warblers home: 1 to their collection, 5 discarded.",
         "P0 ann flies 6 reed warblers home: 1 to their collection, 5 discarded.",
     ),
     (
-        cr.Reshuffled(30),
+        cr.events.Reshuffled(30),
         "The discard pile is shuffled into a new draw pile.",
         "The discard pile is shuffled into a new draw pile.",
         "The discard pile is shuffled into a new draw pile.",
     ),
     (
-        cr.RoundEnded(3, 0, (0, 4), ((0,) * 8, (0, 4, 0, 0, 0, 0, 0, 0)), ((0,) * 8,) * 2),
+        cr.events.RoundEnded(3, 0, (0, 4), ((0,) * 8, (0, 4, 0, 0, 0, 0, 0, 0)), ((0,) * 8,) * 2),
         "Round 3 ends: you emptied your hand; 4 cards from the other hands are discarded.",
         "Round 3 ends: P0 ann emptied their hand; 4 cards from the other hands are discarded.",
         "Round 3 ends: P0 ann emptied their hand; 4 cards from the other hands are discarded.",
     ),
     (
-        cr.Dealt(2, 0, (8, 8), ((0, 8, 0, 0, 0, 0, 0, 0), (8, 0, 0, 0, 0, 0, 0, 0))),
+        cr.events.Dealt(2, 0, (8, 8), ((0, 8, 0, 0, 0, 0, 0, 0), (8, 0, 0, 0, 0, 0, 0, 0))),
         "Round 2: you deal 8 cards to each player.",
         "Round 2: P0 ann deals 8 cards to each player.",
         "Round 2: P0 ann deals 8 cards to each player.",
     ),
     (
-        cr.Dealt(2, 0, (8, 3), (None, None)),
+        cr.events.Dealt(2, 0, (8, 3), (None, None)),
         "Round 2: you deal 11 cards from this draw pile (8 to you and 3 to P1 bob).",
         "Round 2: P0 ann deals 11 cards from this draw pile (8 to P0 ann and 3 to you).",
         "Round 2: P0 ann deals 11 cards from this draw pile (8 to P0 ann and 3 to P1 bob).",
     ),
     (
-        cr.GameOver((0,), "seven_species"),
+        cr.events.GameOver((0,), "seven_species"),
         "Game over: you win (seven species in a collection).",
         "Game over: P0 ann wins (seven species in a collection).",
         "Game over: P0 ann wins (seven species in a collection).",
     ),
     (
-        cr.GameOver((0, 1), "most_cards"),
+        cr.events.GameOver((0, 1), "most_cards"),
         "Game over: you and P1 bob share the victory (the cards ran out; most cards in a "
         "collection).",
         "Game over: P0 ann and you share the victory (the cards ran out; most cards in a "
@@ -251,7 +261,9 @@ def test_every_event_for_its_owner_another_seat_and_a_spectator(
 
 
 @pytest.mark.parametrize(
-    "event", [cr.TurnStarted(1, 4), cr.TurnEnded(0), cr.DeclinedFlock(1)], ids=repr
+    "event",
+    [cr.events.TurnStarted(1, 4), cr.events.TurnEnded(0), cr.events.DeclinedFlock(1)],
+    ids=repr,
 )
 def test_bookkeeping_events_give_no_sentence(event: cr.Event) -> None:
     for viewer in (0, 1, None):
@@ -260,9 +272,9 @@ def test_bookkeeping_events_give_no_sentence(event: cr.Event) -> None:
 
 
 def test_a_lay_and_its_capture_are_one_sentence() -> None:
-    lay = cr.Laid(1, S.DUCK, 2, 0, cr.Side.LEFT)
-    capture = cr.Captured(1, 0, (S.ROBIN, S.MAGPIE))
-    refill = cr.RowRefilled(0, (S.OWL,))
+    lay = cr.events.Laid(1, S.DUCK, 2, 0, cr.Side.LEFT)
+    capture = cr.events.Captured(1, 0, (S.ROBIN, S.MAGPIE))
+    refill = cr.events.RowRefilled(0, (S.OWL,))
     assert narrate([lay, capture, refill], None) == [
         "P1 lays 2 ducks on the left of row 0 and captures 1 robin and 1 magpie.",
         "Row 0 is refilled with 1 owl.",
@@ -277,15 +289,15 @@ def test_names_and_seats() -> None:
     assert seat_name(2, None) == "P2"
     assert seat_name(2, 2, names=["a", "b", "c"]) == "you"
     assert seat_name(1, 0, names=["a", "", "c"]) == "P1"
-    assert describe_event(cr.DeclinedDraw(1), 0, names=["a", "", "c"]) == "P1 does not draw."
+    assert describe_event(cr.events.DeclinedDraw(1), 0, names=["a", "", "c"]) == "P1 does not draw."
     assert species_name(S.ROBIN, 0) == "0 robins"
     with pytest.raises(NarrationError, match="names: no name for seat 2"):
-        describe_event(cr.DeclinedDraw(2), 0, names=["a", "b"])
+        describe_event(cr.events.DeclinedDraw(2), 0, names=["a", "b"])
 
 
 @pytest.mark.parametrize("language", ["de", "EN", "", None, 7])
 def test_an_unknown_language_is_a_typed_error(language: object) -> None:
-    drew = cr.Drew(0, 2, None)
+    drew = cr.events.Drew(0, 2, None)
     lang = cast(str, language)
     calls: list[Callable[[], object]] = [
         lambda: describe_event(drew, 0, language=lang),
@@ -303,7 +315,7 @@ def test_an_unknown_language_is_a_typed_error(language: object) -> None:
 
 def test_a_bad_viewer_is_refused() -> None:
     with pytest.raises(cr.ViewError):
-        describe_event(cr.DeclinedDraw(0), -1)
+        describe_event(cr.events.DeclinedDraw(0), -1)
 
 
 # --------------------------------------------------------------------------- no leaks
@@ -368,9 +380,9 @@ def test_no_sentence_names_a_card_its_reader_could_not_see(
             if sentence is None:
                 continue
             assert mentioned(sentence) <= public_species(event), (viewer, event, sentence)
-            if isinstance(event, cr.Drew) and event.player != viewer:
+            if isinstance(event, cr.events.Drew) and event.player != viewer:
                 assert not mentioned(sentence), sentence
-            if isinstance(event, cr.Dealt | cr.RoundEnded):
+            if isinstance(event, cr.events.Dealt | cr.events.RoundEnded):
                 assert not mentioned(sentence), sentence
 
 
@@ -385,7 +397,7 @@ def test_a_seats_own_draw_is_named_and_nobody_elses() -> None:
         match.act(seat, rng.choice(match.legal_actions(seat)))
         for viewer in (0, 1, 2, None):
             for event in match.events(viewer, shown):
-                if isinstance(event, cr.Drew) and event.count:
+                if isinstance(event, cr.events.Drew) and event.count:
                     draws += viewer == 0
                     sentence = describe_event(event, viewer)
                     assert sentence is not None
@@ -406,7 +418,7 @@ def test_the_game_over_sentence_names_the_outcomes_reason(players: int, seed: in
         match.act(seat, rng.choice(match.legal_actions(seat)))
     outcome = match.outcome
     assert outcome is not None
-    (over,) = [e for e in match.events(None) if isinstance(e, cr.GameOver)]
+    (over,) = [e for e in match.events(None) if isinstance(e, cr.events.GameOver)]
     assert (over.winners, over.reason) == (outcome.winners, outcome.reason)
     for viewer in [*range(players), None]:
         sentence = narrate(match.events(viewer), viewer)[-1]
@@ -418,7 +430,7 @@ def test_the_game_over_sentence_names_the_outcomes_reason(players: int, seed: in
             assert sentence.startswith("Game over: you win (")
 
 
-@pytest.mark.parametrize("reason", get_args(cr.WinReason))
-def test_every_reason_has_its_words(reason: cr.WinReason) -> None:
-    sentence = describe_event(cr.GameOver((0,), reason), None)
+@pytest.mark.parametrize("reason", get_args(cr.outcome.WinReason))
+def test_every_reason_has_its_words(reason: cr.outcome.WinReason) -> None:
+    sentence = describe_event(cr.events.GameOver((0,), reason), None)
     assert sentence == f"Game over: P0 wins ({PHRASES['en'][f'reason.{reason}']})."

@@ -19,13 +19,13 @@ Left, Right = cr.Side.LEFT, cr.Side.RIGHT
 
 
 def test_there_are_74_distinct_actions() -> None:
-    assert cr.NUM_DISTINCT_ACTIONS == len(cr.ALL_ACTIONS) == 74
-    assert len(set(cr.ALL_ACTIONS)) == 74
-    lays = [a for a in cr.ALL_ACTIONS if isinstance(a, cr.Lay)]
+    assert cr.NUM_DISTINCT_ACTIONS == len(cr.actions.ALL_ACTIONS) == 74
+    assert len(set(cr.actions.ALL_ACTIONS)) == 74
+    lays = [a for a in cr.actions.ALL_ACTIONS if isinstance(a, cr.Lay)]
     assert lays == [
         cr.Lay(s, row, side) for s in cr.SPECIES for row in range(4) for side in cr.Side
     ]
-    assert cr.ALL_ACTIONS[64:] == (
+    assert cr.actions.ALL_ACTIONS[64:] == (
         cr.Draw(),
         *(cr.FlyHome(s) for s in cr.SPECIES),
         cr.Pass(),
@@ -33,7 +33,7 @@ def test_there_are_74_distinct_actions() -> None:
 
 
 def test_action_ids_are_positions_in_all_actions() -> None:
-    for index, action in enumerate(cr.ALL_ACTIONS):
+    for index, action in enumerate(cr.actions.ALL_ACTIONS):
         assert cr.action_id(action) == index
         assert cr.action_from_id(index) == action
         assert cr.action_id(cr.action_from_id(index)) == index
@@ -71,7 +71,7 @@ def test_action_from_id_rejects_bad_ids(index: Any) -> None:
 @st.composite
 def played_states(draw: st.DrawFn) -> cr.GameState:
     options = cr.GameOptions(
-        num_players=draw(st.integers(cr.MIN_PLAYERS, cr.MAX_PLAYERS)),
+        num_players=draw(st.integers(cr.options.MIN_PLAYERS, cr.options.MAX_PLAYERS)),
         always_prompt_flock=draw(st.booleans()),
     )
     seed, rng = draw(SEEDS), draw(RNG_SEEDS)
@@ -104,7 +104,7 @@ def test_canonical_order_within_each_phase() -> None:
 # --------------------------------------------------------------------------- notation
 
 
-@pytest.mark.parametrize("action", cr.ALL_ACTIONS, ids=cr.format_action)
+@pytest.mark.parametrize("action", cr.actions.ALL_ACTIONS, ids=cr.format_action)
 def test_format_then_parse_round_trips(action: cr.Action) -> None:
     text = cr.format_action(action)
     assert cr.parse_action(text) == action
@@ -113,7 +113,7 @@ def test_format_then_parse_round_trips(action: cr.Action) -> None:
 
 
 def test_formatted_actions_are_distinct() -> None:
-    texts = [cr.format_action(a) for a in cr.ALL_ACTIONS]
+    texts = [cr.format_action(a) for a in cr.actions.ALL_ACTIONS]
     assert len(set(texts)) == 74
 
 
@@ -225,5 +225,5 @@ def test_parse_raises_only_decode_error(tokens: list[str], separator: str) -> No
         action = cr.parse_action(text)
     except cr.DecodeError:
         return
-    assert action in cr.ALL_ACTIONS
+    assert action in cr.actions.ALL_ACTIONS
     assert cr.parse_action(cr.format_action(action)) == action

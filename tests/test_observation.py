@@ -18,22 +18,22 @@ PHASES = [cr.Phase.LAY, cr.Phase.DRAW, cr.Phase.FLOCK, cr.Phase.GAME_OVER]
 
 
 def field(obs: tuple[int, ...], players: int, name: str) -> list[int]:
-    f = cr.observation_field(players, name)
+    f = cr.observation.observation_field(players, name)
     return list(obs[f.offset : f.offset + f.size])
 
 
-@pytest.mark.parametrize("players", range(cr.MIN_PLAYERS, cr.MAX_PLAYERS + 1))
+@pytest.mark.parametrize("players", range(cr.options.MIN_PLAYERS, cr.options.MAX_PLAYERS + 1))
 def test_layout_is_contiguous_and_matches_the_size(players: int) -> None:
-    layout = cr.observation_layout(players)
+    layout = cr.observation.observation_layout(players)
     offset = 0
     for f in layout:
         assert f.offset == offset, f.name
         assert f.size > 0
         assert f.description
         offset += f.size
-    assert offset == cr.observation_size(players) == 122 + 19 * players
+    assert offset == cr.observation.observation_size(players) == 122 + 19 * players
     assert len({f.name for f in layout}) == len(layout)
-    assert len(layout) == 5 + 4 * cr.NUM_ROWS + 5 * players
+    assert len(layout) == 5 + 4 * cr.actions.NUM_ROWS + 5 * players
 
 
 def test_documented_offsets() -> None:
@@ -56,19 +56,19 @@ def test_documented_offsets() -> None:
         "seat[0].collection": 133,
         "seat[1].to_act": 141,
     }
-    assert {name: cr.observation_field(2, name).offset for name in expected} == expected
+    assert {name: cr.observation.observation_field(2, name).offset for name in expected} == expected
 
 
 def check_encoding(view: cr.PlayerView) -> None:
     """Decode ``view``'s vector field by field and compare it with the view itself."""
     players = view.num_players
-    obs = cr.encode_observation(view)
-    assert len(obs) == cr.observation_size(players)
-    assert all(type(x) is int and 0 <= x <= cr.DECK_SIZE for x in obs)
+    obs = cr.observation.encode_observation(view)
+    assert len(obs) == cr.observation.observation_size(players)
+    assert all(type(x) is int and 0 <= x <= cr.cards.DECK_SIZE for x in obs)
     assert field(obs, players, "phase") == [int(view.phase is p) for p in PHASES]
-    hand = view.hand if view.hand is not None else (0,) * cr.NUM_SPECIES
+    hand = view.hand if view.hand is not None else (0,) * cr.cards.NUM_SPECIES
     assert field(obs, players, "hand") == list(hand)
-    assert field(obs, players, "unseen") == list(cr.unseen_cards(view))
+    assert field(obs, players, "unseen") == list(cr.views.unseen_cards(view))
     assert field(obs, players, "draw_pile_size") == [view.draw_pile_size]
     assert field(obs, players, "discard_pile_size") == [view.discard_pile_size]
     for r, row in enumerate(view.rows):
@@ -105,7 +105,7 @@ def test_finished_games_are_encoded() -> None:
         for viewer in viewers(state):
             view = cr.observe(state, viewer)
             check_encoding(view)
-            obs = cr.encode_observation(view)
+            obs = cr.observation.encode_observation(view)
             assert field(obs, state.num_players, "phase") == [0, 0, 0, 1]
             wins = sum(
                 field(obs, state.num_players, f"seat[{k}].winner")[0]
@@ -119,16 +119,16 @@ def test_moving_hidden_cards_never_changes_the_vector(state: cr.GameState, seed:
     rng = random.Random(seed)
     for viewer in viewers(state):
         moved = perturb(state, viewer, rng)
-        assert cr.encode_observation(cr.observe(moved, viewer)) == cr.encode_observation(
-            cr.observe(state, viewer)
-        )
+        assert cr.observation.encode_observation(
+            cr.observe(moved, viewer)
+        ) == cr.observation.encode_observation(cr.observe(state, viewer))
 
 
 def test_seats_are_relative_to_the_viewer() -> None:
     state = sample_states(1, seed=11, low=40)[0]
     players = state.num_players
     for viewer in range(players):
-        obs = cr.encode_observation(cr.observe(state, viewer))
+        obs = cr.observation.encode_observation(cr.observe(state, viewer))
         assert field(obs, players, "seat[0].collection") == list(state.collections[viewer])
         assert field(obs, players, "seat[0].hand_size") == [sum(state.hands[viewer])]
         nxt = (viewer + 1) % players
@@ -139,19 +139,19 @@ def test_different_hands_give_different_vectors() -> None:
     """The encoding is not blind: two seats' views of one deal differ (their hands do)."""
     state = cr.new_game(cr.GameOptions(num_players=2), seed=1)
     assert state.hands[0] != state.hands[1]
-    assert cr.encode_observation(cr.observe(state, 0)) != cr.encode_observation(
-        cr.observe(state, 1)
-    )
+    assert cr.observation.encode_observation(
+        cr.observe(state, 0)
+    ) != cr.observation.encode_observation(cr.observe(state, 1))
 
 
 def test_bad_arguments_raise_clear_errors() -> None:
     with pytest.raises(cr.ViewError, match="expected a PlayerView, got GameState"):
-        cr.encode_observation(cr.new_game(cr.GameOptions(num_players=2), seed=1))  # type: ignore[arg-type]
+        cr.observation.encode_observation(cr.new_game(cr.GameOptions(num_players=2), seed=1))  # type: ignore[arg-type]
     for bad in (1, 6):  # the messages of GameOptions(num_players=...)
         with pytest.raises(cr.InvalidOptionsError, match=rf"^num_players: {bad} is not in 2\.\.5$"):
-            cr.observation_size(bad)
+            cr.observation.observation_size(bad)
     for wrong in (True, 2.0):
         with pytest.raises(cr.InvalidOptionsError, match=r"^num_players: expected an integer"):
-            cr.observation_size(wrong)  # type: ignore[arg-type]
+            cr.observation.observation_size(wrong)  # type: ignore[arg-type]
     with pytest.raises(KeyError, match="no observation field called 'hands'"):
-        cr.observation_field(2, "hands")
+        cr.observation.observation_field(2, "hands")

@@ -17,7 +17,7 @@ def test_the_outcome_is_the_game_over_event(game: RandomGame) -> None:
         assert step.before.outcome is None
         assert cr.observe(step.before, None).outcome is None
     state, events = step.after, step.events
-    (over,) = [e for e in events if isinstance(e, cr.GameOver)]
+    (over,) = [e for e in events if isinstance(e, cr.events.GameOver)]
     outcome = state.outcome
     assert outcome is not None
     assert outcome == cr.Outcome(

@@ -71,7 +71,7 @@ def test_perft(seed: int, options: dict[str, Any], expected: tuple[int, ...]) ->
     assert tuple(perft(state, depth) for depth in range(1, len(expected) + 1)) == expected
 
 
-def _captures(row: cr.Row, species: cr.Species, side: cr.Side) -> bool:
+def _captures(row: cr.state.Row, species: cr.Species, side: cr.Side) -> bool:
     """Whether laying ``species`` at ``side`` of ``row`` takes cards (rules §3.1)."""
     end = row[0] if side is cr.Side.LEFT else row[-1]
     return species in row and end is not species

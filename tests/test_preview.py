@@ -18,11 +18,11 @@ def check(state: cr.GameState, action: cr.Action) -> ActionPreview:
     """The preview of ``action`` from the state and from the acting seat's view, checked."""
     seen = preview(state, action)
     after, events = cr.step(state, action)
-    taken = [e.cards for e in events if isinstance(e, cr.Captured)]
+    taken = [e.cards for e in events if isinstance(e, cr.events.Captured)]
     assert seen.captured == (taken[0] if taken else ())
-    assert seen.refilled == any(isinstance(e, cr.RowRefilled) for e in events)
+    assert seen.refilled == any(isinstance(e, cr.events.RowRefilled) for e in events)
     assert seen.draw_offered == (after.phase is cr.Phase.DRAW and isinstance(action, cr.Lay))
-    flown = [e for e in events if isinstance(e, cr.FlewHome)]
+    flown = [e for e in events if isinstance(e, cr.events.FlewHome)]
     assert (seen.birds_home, seen.discarded) == (
         (flown[0].kept, flown[0].revealed - flown[0].kept) if flown else (0, 0)
     )

@@ -205,7 +205,7 @@ def test_game_vector_replays_state_by_state(path: Path) -> None:
 
 def _illegal_action(state: cr.GameState) -> cr.Action:
     legal = set(cr.legal_actions(state))
-    return next(a for a in cr.ALL_ACTIONS if a not in legal)
+    return next(a for a in cr.actions.ALL_ACTIONS if a not in legal)
 
 
 @pytest.mark.parametrize("index", [0, 3, 17, 60])

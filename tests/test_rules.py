@@ -258,7 +258,10 @@ def test_option_refill_trigger_same_species_lay_refills_a_dry_row(side: cr.Side)
         },
         phase="draw",
     )
-    assert events[:2] == (cr.Laid(0, S.PARROT, 1, 0, side), cr.RowRefilled(0, (S.PARROT, S.ROBIN)))
+    assert events[:2] == (
+        cr.events.Laid(0, S.PARROT, 1, 0, side),
+        cr.events.RowRefilled(0, (S.PARROT, S.ROBIN)),
+    )
 
 
 def test_option_refill_trigger_same_species_lay_only_for_a_species_in_the_row() -> None:
@@ -315,7 +318,12 @@ def test_option_refill_trigger_same_species_lay_refills_before_an_immediate_roun
     assert (state.round, state.dealer, state.current_player) == (2, 0, 0)
     assert state.hands == tuple(counts(DEAL.split()[8 * p : 8 * p + 8]) for p in range(3))
     kinds = [type(e) for e in events]
-    assert kinds[:4] == [cr.Laid, cr.RowRefilled, cr.TurnEnded, cr.RoundEnded]
+    assert kinds[:4] == [
+        cr.events.Laid,
+        cr.events.RowRefilled,
+        cr.events.TurnEnded,
+        cr.events.RoundEnded,
+    ]
     default = cr.apply(
         build(**{**parts, "options": {"round_end_timing": "immediate"}}),
         cr.Lay(S.PARROT, 0, RIGHT),
@@ -651,7 +659,7 @@ def test_win_by_two_triples() -> None:
     ],
 )
 def test_has_won_seven_species_or_two_triples(collection: dict[str, int], wins: bool) -> None:
-    assert cr.has_won(counts(collection)) is wins
+    assert cr.outcome.has_won(counts(collection)) is wins
 
 
 def test_six_species_and_one_triple_is_not_a_win() -> None:

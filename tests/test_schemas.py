@@ -43,7 +43,7 @@ def _documents(seed: int) -> dict[str, list[Any]]:
     )
     game_seed = rng.randrange(2**64)
     docs: dict[str, list[Any]] = {kind: [] for kind in KINDS}
-    record = cr.GameRecord.start(options, game_seed, cr.Metadata(date="2026-11-29"))
+    record = cr.GameRecord.start(options, game_seed, cr.records.Metadata(date="2026-11-29"))
     viewer_choice = random.Random(~seed)  # who watches each state (the game has its own)
     for step in random_steps(options, game_seed, rng=rng):
         docs["state"].append(cr.encode_state(step.before))
@@ -59,11 +59,13 @@ def _documents(seed: int) -> dict[str, list[Any]]:
     viewer = viewer_choice.choice([None, *range(options.num_players)])
     docs["view"].append(cr.encode_view(cr.observe(final, viewer)))
     players = tuple(f"bot {seat}" for seat in range(options.num_players))
-    metadata = cr.Metadata(players=players, event="schema test", result=cr.GameResult.of(final))
-    docs["record"].append(
-        cr.encode_record(cr.GameRecord(options, record.seed, record.actions, metadata))
+    metadata = cr.records.Metadata(
+        players=players, event="schema test", result=cr.records.GameResult.of(final)
     )
-    docs["record"].append(cr.encode_record(cr.GameRecord(options, record.seed)))
+    docs["record"].append(
+        cr.records.encode_record(cr.GameRecord(options, record.seed, record.actions, metadata))
+    )
+    docs["record"].append(cr.records.encode_record(cr.GameRecord(options, record.seed)))
     return docs
 
 
@@ -80,7 +82,7 @@ def test_every_document_written_is_valid(seed: int) -> None:
 
 def test_every_action_is_valid() -> None:
     validator = _validator("action")
-    for action in cr.ALL_ACTIONS:
+    for action in cr.actions.ALL_ACTIONS:
         validator.validate(cr.encode_action(action))
 
 

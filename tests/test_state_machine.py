@@ -97,7 +97,7 @@ def check_card_conservation(state: cr.GameState) -> None:
         total.update(row)
     total.update(state.draw_pile)
     for counts in (state.discard_pile, *state.hands, *state.collections):
-        assert len(counts) == cr.NUM_SPECIES
+        assert len(counts) == cr.cards.NUM_SPECIES
         for species, n in zip(cr.SPECIES, counts, strict=True):
             assert n >= 0, f"negative count of {species.value}"
             total[species] += n
@@ -189,7 +189,7 @@ def check_game_over(state: cr.GameState) -> None:
     available = len(state.draw_pile)
     if state.options.exhaustion_counts_discard:
         available += sum(state.discard_pile)
-    assert available < cr.HAND_SIZE * n, "game ended by exhaustion with enough cards to deal"
+    assert available < cr.engine.HAND_SIZE * n, "game ended by exhaustion with enough cards to deal"
     sizes = [state.collection_size(p) for p in range(n)]
     assert state.winners == tuple(p for p in range(n) if sizes[p] == max(sizes))
 
@@ -208,7 +208,7 @@ def check_new_game(state: cr.GameState, options: cr.GameOptions, seed: int) -> N
     for row in state.rows:
         assert len(row) == options.initial_row_length
         assert len(set(row)) == len(row), f"setup row with a repeated species: {row}"
-    assert all(state.hand_size(p) == cr.HAND_SIZE for p in range(n))
+    assert all(state.hand_size(p) == cr.engine.HAND_SIZE for p in range(n))
     assert all(state.collection_size(p) == 1 for p in range(n))
     assert all(not any(k) for k in state.known_hands)
 
@@ -271,7 +271,7 @@ class ReferencePiles:
                 cards = in_species_order(self.discard)
                 reference_shuffle(cards, self.seed, self.shuffles)
                 self.shuffles += 1
-                self.draw, self.discard = cards, [0] * cr.NUM_SPECIES
+                self.draw, self.discard = cards, [0] * cr.cards.NUM_SPECIES
             taken.append(self.draw.pop(0))
         return taken
 
@@ -279,9 +279,11 @@ class ReferencePiles:
         return not self.draw and not any(self.discard)
 
     def deal(self, n: int, first: int) -> tuple[cr.Counts, ...]:
-        hands = [(0,) * cr.NUM_SPECIES] * n
+        hands = [(0,) * cr.cards.NUM_SPECIES] * n
         for k in range(n):
-            hands[(first + k) % n] = add((0,) * cr.NUM_SPECIES, self.take(cr.HAND_SIZE))
+            hands[(first + k) % n] = add(
+                (0,) * cr.cards.NUM_SPECIES, self.take(cr.engine.HAND_SIZE)
+            )
         return tuple(hands)
 
     def check(self, new: cr.GameState, after: object) -> None:
@@ -296,8 +298,8 @@ def reference_new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
     deck = in_species_order([s.copies for s in cr.SPECIES])
     _, out = splitmix64(reference_shuffle(deck, seed, 0))
     dealer = out % n
-    piles = ReferencePiles(deck, [0] * cr.NUM_SPECIES, seed, 1)
-    rows: list[cr.Row] = []
+    piles = ReferencePiles(deck, [0] * cr.cards.NUM_SPECIES, seed, 1)
+    rows: list[cr.state.Row] = []
     set_aside: list[cr.Species] = []
     for _ in range(N_ROWS):
         row: list[cr.Species] = []
@@ -309,16 +311,16 @@ def reference_new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
             (set_aside if card in row else row).append(card)
         rows.append(tuple(row))
     if options.setup_duplicates_to == "draw_pile" and set_aside:
-        cards = in_species_order(add((0,) * cr.NUM_SPECIES, piles.draw + set_aside))
+        cards = in_species_order(add((0,) * cr.cards.NUM_SPECIES, piles.draw + set_aside))
         reference_shuffle(cards, seed, piles.shuffles)
         piles.shuffles += 1
         piles.draw = cards
     else:
         piles.discard = list(add(tuple(piles.discard), set_aside))
     hands = piles.deal(n, dealer)
-    collections = [(0,) * cr.NUM_SPECIES] * n
+    collections = [(0,) * cr.cards.NUM_SPECIES] * n
     for k in range(n):
-        collections[(dealer + k) % n] = add((0,) * cr.NUM_SPECIES, piles.take(1))
+        collections[(dealer + k) % n] = add((0,) * cr.cards.NUM_SPECIES, piles.take(1))
     return cr.GameState(
         options,
         seed,
@@ -332,7 +334,7 @@ def reference_new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
         tuple(piles.draw),
         tuple(piles.discard),
         hands,
-        ((0,) * cr.NUM_SPECIES,) * n,
+        ((0,) * cr.cards.NUM_SPECIES,) * n,
         tuple(collections),
         (),
     )
@@ -341,7 +343,9 @@ def reference_new_game(options: cr.GameOptions, seed: int) -> cr.GameState:
 # --------------------------------------------------------------------------- transitions
 
 
-def expected_lay(prev: cr.GameState, action: cr.Lay) -> tuple[tuple[cr.Species, ...], cr.Row, bool]:
+def expected_lay(
+    prev: cr.GameState, action: cr.Lay
+) -> tuple[tuple[cr.Species, ...], cr.state.Row, bool]:
     """The cards a lay captures, the row before any refill, and whether the species was absent."""
     row = prev.rows[action.row]
     s = action.species
@@ -482,7 +486,7 @@ def check_transition(
     available = len(piles.draw)
     if options.exhaustion_counts_discard:
         available += sum(piles.discard)
-    exhausted = available < cr.HAND_SIZE * n
+    exhausted = available < cr.engine.HAND_SIZE * n
     assert (new.phase is cr.Phase.GAME_OVER) == exhausted, f"exhaustion: {available} cards"
     if exhausted:
         piles.check(new, "the round end")

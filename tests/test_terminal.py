@@ -160,9 +160,9 @@ def test_good_choices() -> None:
 
 def test_what_happened_is_told_by_the_narration() -> None:
     events: list[cr.Event] = [
-        cr.Laid(1, cr.Species.REED_WARBLER, 3, 2, cr.Side.RIGHT),
-        cr.Captured(1, 2, (cr.Species.MAGPIE, cr.Species.MAGPIE, cr.Species.PARROT)),
-        cr.Drew(0, 2, (cr.Species.OWL, cr.Species.DUCK)),
+        cr.events.Laid(1, cr.Species.REED_WARBLER, 3, 2, cr.Side.RIGHT),
+        cr.events.Captured(1, 2, (cr.Species.MAGPIE, cr.Species.MAGPIE, cr.Species.PARROT)),
+        cr.events.Drew(0, 2, (cr.Species.OWL, cr.Species.DUCK)),
     ]
     out = io.StringIO()
     names = ("you", "ismcts:iterations=50")
@@ -181,7 +181,7 @@ def test_what_happened_is_told_by_the_narration() -> None:
 
 def test_a_seat_named_you_in_a_record_is_not_called_you_by_others() -> None:
     # Records saved by play --save of 0.1 name the human "you".
-    laid = cr.Laid(0, cr.Species.DUCK, 3, 0, cr.Side.LEFT)
+    laid = cr.events.Laid(0, cr.Species.DUCK, 3, 0, cr.Side.LEFT)
     out = io.StringIO()
     terminal._say_happened(Console(io.StringIO(), out), [laid], None, ("you", "greedy"))
     assert "  P0 lays 3 ducks on the left of row 0." in out.getvalue().splitlines()
@@ -189,7 +189,7 @@ def test_a_seat_named_you_in_a_record_is_not_called_you_by_others() -> None:
 
 def run_play(text: str, save: str | None = None) -> tuple[str, cr.GameRecord]:
     out = io.StringIO()
-    players: list[cr.Bot | None] = [None, cr.make_bot("random", 1)]
+    players: list[cr.bots.Bot | None] = [None, cr.bots.make_bot("random", 1)]
     record = terminal.play_interactive(
         cr.GameOptions(num_players=2), 7, 0, players, Console(io.StringIO(text), out), save=save
     )
@@ -200,7 +200,7 @@ def test_whole_game_by_numbers() -> None:
     text, record = run_play("1\n" * 500)
     assert "Game over: you win" in text
     assert record.metadata.result is not None
-    assert cr.final_state(record).winners == record.metadata.result.winners
+    assert cr.records.final_state(record).winners == record.metadata.result.winners
 
 
 def test_bad_input_then_good() -> None:
@@ -223,7 +223,7 @@ def test_quit_offers_to_save(tmp_path: Path) -> None:
     text, record = run_play(f"17\nq\n{path}\n")
     assert f"Game saved to {path}" in text
     with open(path, encoding="utf-8") as source:
-        assert cr.load_record(source) == record
+        assert cr.records.load_record(source) == record
 
 
 @pytest.mark.parametrize("answer", ["n", "No", ""])
@@ -251,7 +251,7 @@ def test_replay_tells_each_move_as_the_seat_saw_it() -> None:
     _, record = run_play("1\n" * 500)
     out = io.StringIO()
     terminal.replay_interactive(record, 1, Console(io.StringIO("\n" * 6 + "q\n"), out))
-    steps = list(cr.replay_steps(record))
+    steps = list(cr.records.replay_steps(record))
     for _, events in steps[1:7]:
         for line in narrate(cr.visible_events(events, 1), 1):
             assert line[:60] in out.getvalue()
@@ -270,7 +270,11 @@ def test_replay_refuses_an_illegal_record() -> None:
 
 def test_round_end_gets_a_summary() -> None:
     out = io.StringIO()
-    players: list[cr.Bot | None] = [None, cr.make_bot("random", 1), cr.make_bot("random", 2)]
+    players: list[cr.bots.Bot | None] = [
+        None,
+        cr.bots.make_bot("random", 1),
+        cr.bots.make_bot("random", 2),
+    ]
     terminal.play_interactive(
         cr.GameOptions(num_players=3), 7, 0, players, Console(io.StringIO("1\n" * 600), out)
     )

@@ -18,7 +18,7 @@ TWO = cr.GameOptions(num_players=2)
 FAST = ["greedy", "random"]
 
 
-def outcome(result: cr.TournamentResult) -> list[tuple[int, int, tuple[int, ...], int, int]]:
+def outcome(result: cr.bots.TournamentResult) -> list[tuple[int, int, tuple[int, ...], int, int]]:
     """What must not depend on how the games were run (everything but the timings)."""
     return [(g.index, g.seed, g.winners, g.turns, g.rounds) for g in result.games]
 
@@ -41,7 +41,9 @@ def test_every_entrant_sits_in_every_seat_equally(players: int) -> None:
 
 
 def test_games_of_a_set_share_their_deal_and_rotate_the_seats() -> None:
-    result = cr.run_tournament(cr.GameOptions(num_players=3), ["greedy", "random", "random"], 6, 5)
+    result = cr.bots.run_tournament(
+        cr.GameOptions(num_players=3), ["greedy", "random", "random"], 6, 5
+    )
     deals = [game.seed for game in result.games]
     assert deals[0] == deals[1] == deals[2] != deals[3] == deals[4] == deals[5]
     assert [game.seating for game in result.games[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
@@ -50,9 +52,9 @@ def test_games_of_a_set_share_their_deal_and_rotate_the_seats() -> None:
 
 
 def test_each_game_is_reproducible_from_options_seed_and_index() -> None:
-    result = cr.run_tournament(TWO, FAST, 8, seed=42)
+    result = cr.bots.run_tournament(TWO, FAST, 8, seed=42)
     for index in (0, 3, 7):
-        played = cr.play_tournament_game(TWO, FAST, 42, index)
+        played = cr.bots.play_tournament_game(TWO, FAST, 42, index)
         game = result.games[index]
         assert (played.record.seed, played.winners, played.turns, played.rounds) == (
             game.seed,
@@ -60,13 +62,13 @@ def test_each_game_is_reproducible_from_options_seed_and_index() -> None:
             game.turns,
             game.rounds,
         )
-        assert played == cr.play_tournament_game(TWO, FAST, 42, index)
+        assert played == cr.bots.play_tournament_game(TWO, FAST, 42, index)
         names = played.record.metadata.players
         assert names is not None
         assert [FAST[e] for e in bots.seating(index, 2)] == list(names)
-        assert cr.check_record(played.record).winners == game.winners
-    assert outcome(cr.run_tournament(TWO, FAST, 8, seed=42)) == outcome(result)
-    assert outcome(cr.run_tournament(TWO, FAST, 8, seed=43)) != outcome(result)
+        assert cr.records.check_record(played.record).winners == game.winners
+    assert outcome(cr.bots.run_tournament(TWO, FAST, 8, seed=42)) == outcome(result)
+    assert outcome(cr.bots.run_tournament(TWO, FAST, 8, seed=43)) != outcome(result)
 
 
 def test_derived_seeds_are_distinct_and_in_range() -> None:
@@ -81,14 +83,14 @@ def test_derived_seeds_are_distinct_and_in_range() -> None:
 
 
 def test_shared_victories_count_one_kth_to_each_winner() -> None:
-    game = cr.TournamentGame(0, 1, (2, 0, 1), (0, 2), 10, 1, (5, 5, 5), (0.0, 0.0, 0.0))
+    game = cr.bots.TournamentGame(0, 1, (2, 0, 1), (0, 2), 10, 1, (5, 5, 5), (0.0, 0.0, 0.0))
     assert game.shares() == {2: 0.5, 1: 0.5}
 
 
 def test_win_rates_add_up_with_shared_victories() -> None:
     # Four random players share a victory now and then when the cards run out.
     four = cr.GameOptions(num_players=4)
-    result = cr.run_tournament(four, ["random"] * 4, 24, seed=1)
+    result = cr.bots.run_tournament(four, ["random"] * 4, 24, seed=1)
     shared = [game for game in result.games if len(game.winners) > 1]
     assert shared, "expected a shared victory among these games"
     expected = [0.0] * 4
@@ -122,7 +124,7 @@ def test_labels_of_repeated_specs() -> None:
 
 
 def test_the_json_document() -> None:
-    result = cr.run_tournament(TWO, ["greedy", "random"], 4, seed=1)
+    result = cr.bots.run_tournament(TWO, ["greedy", "random"], 4, seed=1)
     doc = json.loads(json.dumps(result.to_json()))
     assert doc["players"] == 2
     assert doc["games"] == 4
@@ -139,7 +141,7 @@ def test_the_json_document() -> None:
 def test_a_thread_pool_gives_the_same_results() -> None:
     done: list[tuple[int, int]] = []
     with ThreadPoolExecutor(max_workers=2) as pool:
-        threaded = cr.run_tournament(
+        threaded = cr.bots.run_tournament(
             TWO,
             FAST,
             12,
@@ -148,15 +150,15 @@ def test_a_thread_pool_gives_the_same_results() -> None:
             chunk_size=2,
             progress=lambda d, t: done.append((d, t)),
         )
-    assert outcome(threaded) == outcome(cr.run_tournament(TWO, FAST, 12, seed=9))
+    assert outcome(threaded) == outcome(cr.bots.run_tournament(TWO, FAST, 12, seed=9))
     assert done[-1] == (12, 12)
     assert [d for d, _ in done] == sorted(d for d, _ in done)
 
 
 def test_worker_processes_give_the_same_results() -> None:
     spec = ["ismcts:iterations=5", "greedy"]
-    parallel = cr.run_tournament(TWO, spec, 4, seed=2, workers=2)
-    assert outcome(parallel) == outcome(cr.run_tournament(TWO, spec, 4, seed=2))
+    parallel = cr.bots.run_tournament(TWO, spec, 4, seed=2, workers=2)
+    assert outcome(parallel) == outcome(cr.bots.run_tournament(TWO, spec, 4, seed=2))
 
 
 def test_a_dask_executor_gives_the_same_results() -> None:
@@ -167,8 +169,8 @@ def test_a_dask_executor_gives_the_same_results() -> None:
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        result = cr.run_tournament(TWO, FAST, 6, seed=4, executor=client.get_executor())
-    assert outcome(result) == outcome(cr.run_tournament(TWO, FAST, 6, seed=4))
+        result = cr.bots.run_tournament(TWO, FAST, 6, seed=4, executor=client.get_executor())
+    assert outcome(result) == outcome(cr.bots.run_tournament(TWO, FAST, 6, seed=4))
 
 
 # --------------------------------------------------------------------------- errors
@@ -189,8 +191,8 @@ def test_a_dask_executor_gives_the_same_results() -> None:
 def test_bad_tournaments_are_rejected(
     bots_: list[str], games: int, seed: int, workers: int, message: str
 ) -> None:
-    with pytest.raises(cr.BotError, match=message):
-        cr.run_tournament(TWO, bots_, games, seed, workers=workers)
+    with pytest.raises(cr.bots.BotError, match=message):
+        cr.bots.run_tournament(TWO, bots_, games, seed, workers=workers)
 
 
 # --------------------------------------------------------------------------- command line

@@ -16,7 +16,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import cuckoo_rules as cr
-from cuckoo_rules import Counts, GameOptions, Phase, Row
+from cuckoo_rules import Counts, GameOptions, Phase
+from cuckoo_rules.state import Row
 from tests import builders
 from tests.documents import all_keys
 from tests.documents import delete_at as _delete
@@ -57,7 +58,7 @@ def sample_states(count: int, seed: int = 0, low: int = 0) -> list[cr.GameState]
     states = []
     for _ in range(count):
         options = cr.GameOptions(
-            num_players=rng.randint(cr.MIN_PLAYERS, cr.MAX_PLAYERS),
+            num_players=rng.randint(cr.options.MIN_PLAYERS, cr.options.MAX_PLAYERS),
             always_prompt_flock=rng.random() < 0.3,
         )
         start = cr.new_game(options, rng.randrange(2**64))
@@ -108,7 +109,7 @@ def hidden_pool(state: cr.GameState, viewer: int | None) -> Counter[cr.Species]:
 
 
 def species_totals(state: cr.GameState) -> list[int]:
-    total = [0] * cr.NUM_SPECIES
+    total = [0] * cr.cards.NUM_SPECIES
     for row in state.rows:
         for card in row:
             total[card.index] += 1
@@ -142,7 +143,7 @@ def perturb(state: cr.GameState, viewer: int | None, rng: random.Random) -> cr.G
             hands[p] = add(state.known_hands[p], pool[pos : pos + size])
             pos += size
         new_draw = tuple(pool[pos : pos + len(draw_pile)])
-        new_discard = add(cr.dict_to_counts({}), pool[pos + len(draw_pile) :])
+        new_discard = add(cr.state.dict_to_counts({}), pool[pos + len(draw_pile) :])
         perturbed = attrs.evolve(
             state,
             seed=(state.seed + rng.randrange(1, 2**64)) % 2**64,
@@ -327,13 +328,13 @@ def test_view_json_shows_only_what_the_viewer_may_see(state: cr.GameState) -> No
         if viewer is None:
             assert doc["hand"] is None
         else:
-            assert doc["hand"] == cr.encode_counts(state.hands[viewer])
+            assert doc["hand"] == cr.codec.encode_counts(state.hands[viewer])
         assert doc["hand_sizes"] == [sum(hand) for hand in state.hands]
-        assert doc["known_hands"] == [cr.encode_counts(k) for k in state.known_hands]
+        assert doc["known_hands"] == [cr.codec.encode_counts(k) for k in state.known_hands]
         assert doc["draw_pile_size"] == len(state.draw_pile)
         assert doc["discard_pile_size"] == sum(state.discard_pile)
         assert doc["rows"] == [[card.value for card in row] for row in state.rows]
-        assert doc["collections"] == [cr.encode_counts(c) for c in state.collections]
+        assert doc["collections"] == [cr.codec.encode_counts(c) for c in state.collections]
         assert doc["winners"] == list(state.winners)
         # Round trip through JSON text.
         decoded = cr.decode_view(json.loads(text))
@@ -423,7 +424,7 @@ def test_determinize_is_consistent_with_the_view(state: cr.GameState, seed: int)
             assert det.hands[viewer] == state.hands[viewer]
         # The hidden cards are the same multiset, only placed differently.
         assert hidden_pool(det, viewer) == hidden_pool(state, viewer)
-        assert sum(cr.unseen_cards(view)) == sum(hidden_pool(state, viewer).values())
+        assert sum(cr.views.unseen_cards(view)) == sum(hidden_pool(state, viewer).values())
         assert cr.decode_state(cr.encode_state(det)) == det
         if view.is_my_turn:
             assert cr.legal_actions(det) == cr.legal_actions(state) == cr.legal_actions(view)
@@ -432,7 +433,7 @@ def test_determinize_is_consistent_with_the_view(state: cr.GameState, seed: int)
 
 def _arrangements_may_differ(view: cr.PlayerView) -> bool:
     """Whether at least two different placements of the hidden species exist."""
-    unseen = cr.unseen_cards(view)
+    unseen = cr.views.unseen_cards(view)
     if sum(1 for n in unseen if n) < 2:
         return False
     places = view.draw_pile_size + (view.discard_pile_size > 0)
@@ -489,17 +490,17 @@ def test_determinization_is_close_to_uniform() -> None:
     """Each hidden card lands in a place with probability proportional to its size."""
     state = cr.new_game(cr.GameOptions(num_players=3), 42)
     view = cr.observe(state, 0)
-    unseen = cr.unseen_cards(view)
+    unseen = cr.views.unseen_cards(view)
     pool = sum(unseen)
     sizes = {"hand 1": 8, "hand 2": 8, "draw": len(state.draw_pile)}
     sizes["discard"] = sum(state.discard_pile)
     assert sum(sizes.values()) == pool
     runs = 2000
-    landed = {place: [0] * cr.NUM_SPECIES for place in sizes}
-    top = [0] * cr.NUM_SPECIES
+    landed = {place: [0] * cr.cards.NUM_SPECIES for place in sizes}
+    top = [0] * cr.cards.NUM_SPECIES
     for seed in range(runs):
         det = cr.determinize(view, seed)
-        for i in range(cr.NUM_SPECIES):
+        for i in range(cr.cards.NUM_SPECIES):
             landed["hand 1"][i] += det.hands[1][i]
             landed["hand 2"][i] += det.hands[2][i]
             landed["discard"][i] += det.discard_pile[i]
@@ -546,7 +547,7 @@ def test_determinize_respects_a_public_flock_phase() -> None:
     view = cr.observe(state, 1)
     for seed in range(20):
         det = cr.determinize(view, seed)
-        assert cr.can_fly_home(det.hands[det.current_player])
+        assert cr.state.can_fly_home(det.hands[det.current_player])
         assert cr.decode_state(cr.encode_state(det)) == det
 
 
@@ -575,7 +576,7 @@ def _unlikely_flock() -> cr.GameState:
         phase="flock",
         hands=[{"flamingo": 3, "owl": 5}, {"flamingo": 2}],
     )
-    assert cr.unseen_cards(cr.observe(state, 0))[cr.Species.FLAMINGO.index] == 2
+    assert cr.views.unseen_cards(cr.observe(state, 0))[cr.Species.FLAMINGO.index] == 2
     return state
 
 
@@ -622,8 +623,8 @@ def _exact_flock_hands(
     caps = unseen if limits is None else tuple(map(min, unseen, limits))
 
     def extend(prefix: tuple[int, ...], left: int) -> None:
-        if len(prefix) == cr.NUM_SPECIES:
-            if not left and cr.can_fly_home(prefix):
+        if len(prefix) == cr.cards.NUM_SPECIES:
+            if not left and cr.state.can_fly_home(prefix):
                 weights[prefix] = math.prod(map(math.comb, unseen, prefix))
             return
         for c in range(min(left, caps[len(prefix)]) + 1):
@@ -651,7 +652,7 @@ def test_a_rare_public_flock_is_drawn_uniformly(
 ) -> None:
     """Whether found by redrawing or drawn directly, the acting hand has its exact law."""
     view = cr.observe(_rare_flock(), 0)
-    unseen = cr.unseen_cards(view)
+    unseen = cr.views.unseen_cards(view)
     assert sum(unseen) == 13
     limits = None if knowledge is None else knowledge.hidden_limits[1]
     exact = _exact_flock_hands(unseen, 3, limits)
@@ -912,7 +913,7 @@ def test_view_errors_are_typed() -> None:
 # --------------------------------------------------------------------------- the one view check
 
 
-EMPTY = (0,) * cr.NUM_SPECIES
+EMPTY = (0,) * cr.cards.NUM_SPECIES
 
 
 def _inconsistent_views() -> list[tuple[str, cr.PlayerView]]:
@@ -955,7 +956,7 @@ def test_the_view_check_returns_the_unseen_cards() -> None:
     for state in sample_states(20, seed=11):
         for viewer in viewers(state):
             view = cr.observe(state, viewer)
-            assert cr.views.check_view_consistency(view) == cr.unseen_cards(view)
+            assert cr.views.check_view_consistency(view) == cr.views.unseen_cards(view)
 
 
 def test_unseen_given_rows_is_unseen_cards() -> None:
@@ -963,7 +964,7 @@ def test_unseen_given_rows_is_unseen_cards() -> None:
         for viewer in viewers(state):
             view = cr.observe(state, viewer)
             rows = [[row.count(s) for s in cr.SPECIES] for row in view.rows]
-            assert cr.views.unseen_given_rows(view, rows) == cr.unseen_cards(view)
+            assert cr.views.unseen_given_rows(view, rows) == cr.views.unseen_cards(view)
 
 
 def test_determinize_is_still_importable_from_views() -> None:

@@ -93,7 +93,7 @@ def stored(db: Path, table_id: str) -> tuple[cr.GameRecord, cr.GameState, list[c
         ).fetchall()
     assert [index for index, _ in rows] == list(range(len(rows)))
     actions = tuple(cr.decode_action(json.loads(text)) for _, text in rows)
-    record = cr.GameRecord(cr.decode_options(json.loads(options)), int(seed), actions)
+    record = cr.GameRecord(cr.codec.decode_options(json.loads(options)), int(seed), actions)
     state = cr.new_game(record.options, record.seed)
     events: list[cr.Event] = []
     for action in actions:
@@ -150,7 +150,7 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
         assert document["outcome"] is None
     else:
         names = ["" if kind == "human" else kind.split(":")[0] for kind in document["seats"]]
-        ended = cr.GameOver(outcome.winners, outcome.reason)
+        ended = cr.events.GameOver(outcome.winners, outcome.reason)
         assert document["outcome"] == {
             "winners": list(outcome.winners),
             "reason": outcome.reason,
@@ -162,7 +162,9 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
     for progress, collection in zip(document["progress"], state.collections, strict=True):
         assert progress["cards"] == sum(collection)
         assert progress["species"] == sum(1 for n in collection if n)
-        assert cr.has_won(collection) == (progress["species"] >= 7 or progress["triples"] >= 2)
+        assert cr.outcome.has_won(collection) == (
+            progress["species"] >= 7 or progress["triples"] >= 2
+        )
     if seat is None:
         assert document["hand_flocks"] is None
     else:
@@ -182,7 +184,7 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
         if event["type"] == "drew" and event["player"] != seat:
             assert event["cards"] is None
     if seat is not None:
-        assert document["view"]["hand"] == cr.encode_counts(state.hands[seat])
+        assert document["view"]["hand"] == cr.codec.encode_counts(state.hands[seat])
 
 
 def play_to_the_end(
@@ -238,9 +240,9 @@ def test_a_whole_game_against_greedy(client: TestClient, db: Path) -> None:
     final = play_to_the_end(client, db, table, tokens, random.Random(1))
     record, state, _ = stored(db, table)
     assert record.seed == BIG_SEED
-    assert cr.final_state(record) == state
+    assert cr.records.final_state(record) == state
     assert state.is_over
-    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+    assert final["view"]["winners"] == list(cr.records.final_state(record).winners)
     # Any action once the game is over is refused, and nothing is stored.
     before = row_counts(db)
     response = client.post(
@@ -265,7 +267,7 @@ def test_two_humans_and_a_random_bot(client: TestClient, db: Path) -> None:
     final = play_to_the_end(client, db, table, tokens, random.Random(2))
     record, _, _ = stored(db, table)
     assert record.options == cr.GameOptions(num_players=3, round_end_timing="immediate")
-    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+    assert final["view"]["winners"] == list(cr.records.final_state(record).winners)
 
 
 def test_bots_move_first_when_a_bot_is_to_start(client: TestClient, db: Path) -> None:
@@ -327,7 +329,7 @@ def test_meta_sends_the_species_of_cards_py(client: TestClient) -> None:
         }
         for species in cr.SPECIES
     ]
-    assert sum(species["copies"] for species in document["species"]) == cr.DECK_SIZE
+    assert sum(species["copies"] for species in document["species"]) == cr.cards.DECK_SIZE
     assert document["win"] == {"species": 7, "triples": 2, "triple": 3}
     # The win conditions sent are the library's (has_won), on every collection below.
     rng = random.Random(4)
@@ -336,7 +338,9 @@ def test_meta_sends_the_species_of_cards_py(client: TestClient) -> None:
         collection = tuple(rng.choice((0, 0, 1, 2, 3, 4)) for _ in cr.SPECIES)
         species = sum(1 for n in collection if n)
         triples = sum(1 for n in collection if n >= win["triple"])
-        assert cr.has_won(collection) == (species >= win["species"] or triples >= win["triples"])
+        assert cr.outcome.has_won(collection) == (
+            species >= win["species"] or triples >= win["triples"]
+        )
 
 
 def test_the_browser_client_is_served_when_present(client: TestClient) -> None:
@@ -409,7 +413,7 @@ def test_a_token_reads_and_acts_for_its_own_seat_only(client: TestClient, db: Pa
         document = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(seat)])).json()
         check_answer(db, document, seat)
         assert bool(document["legal_actions"]) == (seat == mover)
-        assert document["view"]["hand"] != cr.encode_counts(state.hands[1 - seat])
+        assert document["view"]["hand"] != cr.codec.encode_counts(state.hands[1 - seat])
     before = row_counts(db)
     action = cr.encode_action(cr.legal_actions(state)[0])
     response = client.post(
@@ -517,7 +521,7 @@ def test_bad_actions_are_refused(
     token = tokens[str(state.current_player)]
     url = f"/api/tables/{table}/actions"
     legal = cr.legal_actions(state)
-    illegal = next(a for a in cr.ALL_ACTIONS if a not in legal)
+    illegal = next(a for a in cr.actions.ALL_ACTIONS if a not in legal)
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({"content": b"nope"}, 400, "body: invalid JSON at line 1, column 1"),
         ({"json": {"type": "pass"}}, 400, 'body: expected {"action": <action document>'),
@@ -657,7 +661,7 @@ def test_the_previews_are_those_of_the_seats_view(client: TestClient, db: Path, 
 def test_a_seat_bot_chooses_as_a_fresh_bot_told_the_whole_history() -> None:
     """The old behaviour: a bot built per move, given the knowledge folded from the start."""
     options = cr.GameOptions(num_players=2)
-    spec = cr.parse_bot_spec("ismcts:iterations=40")
+    spec = cr.bots.parse_bot_spec("ismcts:iterations=40")
     bot_seed, seed = 12345, 8
     rng = random.Random(8)
     match = cr.Match(options, seed, [None, SeatBot(spec, bot_seed, 1)])
@@ -670,13 +674,13 @@ def test_a_seat_bot_chooses_as_a_fresh_bot_told_the_whole_history() -> None:
             match.act(0, action, move=match.move)
         else:
             move = match.move
-            fresh = cr.IsmctsBot(seed=derive_seed(bot_seed, 1, move), iterations=40)
+            fresh = cr.bots.IsmctsBot(seed=derive_seed(bot_seed, 1, move), iterations=40)
             expected = fresh.choose(match.view(1), knowledge=known)
             action = match.play_bot()  # type: ignore[assignment]
             assert action == expected, move
             checked += 1
         state, events = cr.step(state, action)
-        known = cr.learn(known, cr.visible_events(events, 1), 1)
+        known = cr.knowledge.learn(known, cr.visible_events(events, 1), 1)
         assert state == match.state
     assert checked >= 15
     # Rebuilt from the record in the middle of the game, the seat chooses the same.
@@ -758,7 +762,7 @@ def test_a_game_goes_on_after_a_restart(db: Path) -> None:
     with TestClient(create_app(db)) as client:  # and once more, to the end
         final = play_to_the_end(client, db, table, {"1": tokens["1"]}, rng)
     record, _, _ = stored(db, table)
-    assert final["view"]["winners"] == list(cr.final_state(record).winners)
+    assert final["view"]["winners"] == list(cr.records.final_state(record).winners)
 
 
 def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
@@ -793,11 +797,11 @@ def test_a_failing_bot_is_not_asked_again_for_the_same_move(
 ) -> None:
     calls: list[int] = []
 
-    def broken(bot: cr.RandomBot, view: cr.PlayerView) -> cr.Action:
+    def broken(bot: cr.bots.RandomBot, view: cr.PlayerView) -> cr.Action:
         calls.append(view.turn)
         raise RuntimeError("this bot is broken")
 
-    monkeypatch.setattr(cr.RandomBot, "choose", broken)
+    monkeypatch.setattr(cr.bots.RandomBot, "choose", broken)
     with TestClient(create_app(db)) as client:
         table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
         assert calls == [1]
@@ -841,7 +845,7 @@ def test_a_corrupt_database_is_not_served(db: Path) -> None:
     with TestClient(create_app(db)) as client:
         table, _ = create(client, ["human", "greedy"], seed=BIG_SEED)
         record, state, _ = stored(db, table)
-    illegal = next(a for a in cr.ALL_ACTIONS if a not in cr.legal_actions(state))
+    illegal = next(a for a in cr.actions.ALL_ACTIONS if a not in cr.legal_actions(state))
     with closing(sqlite3.connect(db)) as connection, connection:
         connection.execute(
             "INSERT INTO actions VALUES (?, ?, ?)",

@@ -1,17 +1,83 @@
 """cuckoo-rules: an exact, immutable, typed rules engine for the card game CuBirds.
 
-Everything public is re-exported here; import the package as ``cr``::
+The top level holds the model and its formats; import the package as ``cr``::
 
     import cuckoo_rules as cr
 
     state = cr.new_game(cr.GameOptions(num_players=3), seed=7)
     state = cr.apply(state, cr.legal_actions(state)[0])
+
+Everything else lives in a submodule, reachable from ``cr`` too: the events
+(:mod:`cr.events <cuckoo_rules.events>`), records (:mod:`cr.records
+<cuckoo_rules.records>`), action previews (:mod:`cr.preview <cuckoo_rules.preview>`),
+outcomes, knowledge, observations, narration, the bots and tournaments
+(:mod:`cr.bots <cuckoo_rules.bots>`); the research adapters
+(:mod:`cuckoo_rules.envs`), the terminal game and the web server are imported on their
+own. The architecture page of the documentation maps them.
 """
 
+from . import (
+    actions as actions,
+)
+from . import (
+    bots as bots,
+)
+from . import (
+    cards as cards,
+)
+from . import (
+    codec as codec,
+)
+from . import (
+    determinization as determinization,
+)
+from . import (
+    engine as engine,
+)
+from . import (
+    errors as errors,
+)
+from . import (
+    events as events,
+)
+from . import (
+    knowledge as knowledge,
+)
+from . import (
+    match as match,
+)
+from . import (
+    narration as narration,
+)
+from . import (
+    notation as notation,
+)
+from . import (
+    observation as observation,
+)
+from . import (
+    options as options,
+)
+from . import (
+    outcome as outcome,
+)
+from . import (
+    preview as preview,
+)
+from . import (
+    records as records,
+)
+from . import (
+    rng as rng,
+)
+from . import (
+    state as state,
+)
+from . import (
+    views as views,
+)
 from .actions import (
-    ALL_ACTIONS,
     NUM_DISTINCT_ACTIONS,
-    NUM_ROWS,
     Action,
     Draw,
     FlyHome,
@@ -22,226 +88,82 @@ from .actions import (
     action_from_id,
     action_id,
 )
-from .bots import (
-    Bot,
-    BotError,
-    BotSpec,
-    BotSpecError,
-    EntrantResult,
-    GreedyBot,
-    IsmctsBot,
-    PlayedGame,
-    RandomBot,
-    TournamentGame,
-    TournamentResult,
-    make_bot,
-    parse_bot_spec,
-    parse_bot_specs,
-    play_game,
-    play_tournament_game,
-    run_tournament,
-)
-from .cards import DECK_SIZE, NUM_SPECIES, SPECIES, Species, canonical_deck
+from .cards import SPECIES, Species
 from .codec import (
     decode_action,
     decode_event,
-    decode_options,
     decode_state,
     decode_view,
     encode_action,
-    encode_counts,
     encode_event,
     encode_state,
     encode_view,
     json_schema,
 )
-from .engine import (
-    HAND_SIZE,
-    apply,
-    legal_action_mask,
-    legal_actions,
-    new_game,
-    step,
-)
-from .errors import (
-    CuckooError,
-    DecodeError,
-    IllegalActionError,
-    InvalidOptionsError,
-    ViewError,
-)
-from .events import (
-    Captured,
-    Dealt,
-    DeclinedDraw,
-    DeclinedFlock,
-    Drew,
-    Event,
-    FlewHome,
-    GameOver,
-    GameStarted,
-    Laid,
-    Reshuffled,
-    RoundEnded,
-    RowRefilled,
-    TurnEnded,
-    TurnStarted,
-    visible_events,
-)
-from .knowledge import Knowledge, learn, learn_each
-from .match import Match, MatchError, StaleMoveError
+from .determinization import determinize
+from .engine import apply, legal_action_mask, legal_actions, new_game, step
+from .errors import CuckooError, DecodeError, IllegalActionError, InvalidOptionsError, ViewError
+from .events import Event, visible_events
+from .knowledge import Knowledge
+from .match import Match
 from .notation import format_action, parse_action
-from .observation import (
-    ObservationField,
-    encode_observation,
-    observation_field,
-    observation_layout,
-    observation_size,
-)
-from .options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
-from .outcome import Outcome, WinReason, has_won, winner_shares
-from .records import (
-    RECORD_FORMAT,
-    RECORD_VERSION,
-    GameRecord,
-    GameResult,
-    Metadata,
-    RecordError,
-    check_record,
-    decode_record,
-    dump_record,
-    dumps_record,
-    encode_record,
-    final_state,
-    load_record,
-    loads_record,
-    replay,
-    replay_steps,
-)
-from .state import Counts, GameState, Row, can_fly_home, counts_to_dict, dict_to_counts
-from .views import PlayerView, determinize, flock_possible, observe, unseen_cards
+from .options import GameOptions
+from .outcome import Outcome
+from .records import GameRecord, RecordError, dumps_record, loads_record, replay
+from .state import Counts, GameState
+from .views import PlayerView, observe
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ALL_ACTIONS",
-    "DECK_SIZE",
-    "HAND_SIZE",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
     "NUM_DISTINCT_ACTIONS",
-    "NUM_ROWS",
-    "NUM_SPECIES",
-    "RECORD_FORMAT",
-    "RECORD_VERSION",
     "SPECIES",
     "Action",
-    "Bot",
-    "BotError",
-    "BotSpec",
-    "BotSpecError",
-    "Captured",
     "Counts",
     "CuckooError",
-    "Dealt",
-    "DeclinedDraw",
-    "DeclinedFlock",
     "DecodeError",
     "Draw",
-    "Drew",
-    "EntrantResult",
     "Event",
-    "FlewHome",
     "FlyHome",
     "GameOptions",
-    "GameOver",
     "GameRecord",
-    "GameResult",
-    "GameStarted",
     "GameState",
-    "GreedyBot",
     "IllegalActionError",
     "InvalidOptionsError",
-    "IsmctsBot",
     "Knowledge",
-    "Laid",
     "Lay",
     "Match",
-    "MatchError",
-    "Metadata",
-    "ObservationField",
     "Outcome",
     "Pass",
     "Phase",
-    "PlayedGame",
     "PlayerView",
-    "RandomBot",
     "RecordError",
-    "Reshuffled",
-    "RoundEnded",
-    "Row",
-    "RowRefilled",
     "Side",
     "Species",
-    "StaleMoveError",
-    "TournamentGame",
-    "TournamentResult",
-    "TurnEnded",
-    "TurnStarted",
     "ViewError",
-    "WinReason",
     "__version__",
     "action_from_id",
     "action_id",
     "apply",
-    "can_fly_home",
-    "canonical_deck",
-    "check_record",
-    "counts_to_dict",
     "decode_action",
     "decode_event",
-    "decode_options",
-    "decode_record",
     "decode_state",
     "decode_view",
     "determinize",
-    "dict_to_counts",
-    "dump_record",
     "dumps_record",
     "encode_action",
-    "encode_counts",
     "encode_event",
-    "encode_observation",
-    "encode_record",
     "encode_state",
     "encode_view",
-    "final_state",
-    "flock_possible",
     "format_action",
-    "has_won",
     "json_schema",
-    "learn",
-    "learn_each",
     "legal_action_mask",
     "legal_actions",
-    "load_record",
     "loads_record",
-    "make_bot",
     "new_game",
-    "observation_field",
-    "observation_layout",
-    "observation_size",
     "observe",
     "parse_action",
-    "parse_bot_spec",
-    "parse_bot_specs",
-    "play_game",
-    "play_tournament_game",
     "replay",
-    "replay_steps",
-    "run_tournament",
     "step",
-    "unseen_cards",
     "visible_events",
-    "winner_shares",
 ]

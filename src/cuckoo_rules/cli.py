@@ -137,7 +137,10 @@ def _add_players_argument(parser: argparse.ArgumentParser, default: int) -> None
         type=int,
         default=default,
         metavar="N",
-        help=f"number of players, {cr.MIN_PLAYERS} to {cr.MAX_PLAYERS} (default: %(default)s)",
+        help=(
+            f"number of players, {cr.options.MIN_PLAYERS} to {cr.options.MAX_PLAYERS} "
+            "(default: %(default)s)"
+        ),
     )
 
 
@@ -623,7 +626,7 @@ def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     """Step through a record; an unreadable record is an error, Ctrl-C leaves quietly."""
     try:
         with open(args.record, encoding="utf-8") as source:
-            record = cr.load_record(source)
+            record = cr.records.load_record(source)
     except (OSError, cr.DecodeError) as error:
         print(f"{PROG} replay: cannot read {args.record}: {error}", file=sys.stderr)
         return 1
@@ -752,7 +755,7 @@ def describe_setup(state: cr.GameState | cr.PlayerView) -> list[str]:
     """
     view = _spectator(state)
     n = view.num_players
-    deal = cr.Dealt(view.round, view.dealer, view.hand_sizes, (None,) * n)
+    deal = cr.events.Dealt(view.round, view.dealer, view.hand_sizes, (None,) * n)
     lines = [
         f"CuBirds, {n} players. Options: {_describe_options(view.options)}",
         narration.describe_event(deal, None) or "",
@@ -764,7 +767,7 @@ def describe_setup(state: cr.GameState | cr.PlayerView) -> list[str]:
     return [*lines, _turn_header(view)]
 
 
-_ROW_EVENTS = (cr.Laid, cr.Captured, cr.RowRefilled)
+_ROW_EVENTS = (cr.events.Laid, cr.events.Captured, cr.events.RowRefilled)
 
 
 def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerView) -> list[str]:
@@ -789,21 +792,21 @@ def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerV
     told: list[cr.Event] = []  # a lay and what follows it on its row, told together
     for index, event in enumerate(seen):
         following = seen[index + 1] if index + 1 < len(seen) else None
-        if isinstance(event, cr.TurnStarted):
+        if isinstance(event, cr.events.TurnStarted):
             lines.append(_turn_header(view))
-        elif isinstance(event, _ROW_EVENTS) or (told and isinstance(event, cr.Reshuffled)):
+        elif isinstance(event, _ROW_EVENTS) or (told and isinstance(event, cr.events.Reshuffled)):
             told.append(event)
-            if not isinstance(following, (*_ROW_EVENTS[1:], cr.Reshuffled)):
+            if not isinstance(following, (*_ROW_EVENTS[1:], cr.events.Reshuffled)):
                 lines += ["  " + line for line in narration.narrate(told, None)]
                 rows = [e.row for e in told if isinstance(e, _ROW_EVENTS)]
                 lines += _row_lines(view.rows, rows[0])
                 told = []
-        elif not isinstance(event, cr.GameOver):
-            indent = "" if isinstance(event, cr.RoundEnded | cr.Dealt) else "  "
+        elif not isinstance(event, cr.events.GameOver):
+            indent = "" if isinstance(event, cr.events.RoundEnded | cr.events.Dealt) else "  "
             line = narration.describe_event(event, None)
             if line is not None:
                 lines.append(indent + line)
-            if isinstance(event, cr.FlewHome):
+            if isinstance(event, cr.events.FlewHome):
                 lines.append(f"    collection: {_collection(view.collections[event.player])}")
     return lines
 
@@ -821,7 +824,7 @@ def describe_game_over(state: cr.GameState | cr.PlayerView) -> list[str]:
     outcome = view.outcome
     if outcome is None:
         raise ValueError("the game is not over: it has no outcome to describe")
-    over = cr.GameOver(outcome.winners, outcome.reason)
+    over = cr.events.GameOver(outcome.winners, outcome.reason)
     return [
         narration.describe_event(over, None) or "",
         f"The game lasted {_plural(view.turn, 'turn')} over {_plural(view.round, 'round')}.",
@@ -847,7 +850,7 @@ def _describe_options(options: cr.GameOptions) -> str:
     return ", ".join(changed) if changed else "standard rules"
 
 
-def _row_lines(rows: Sequence[cr.Row], only: int | None = None) -> list[str]:
+def _row_lines(rows: Sequence[cr.state.Row], only: int | None = None) -> list[str]:
     """One line per row (or for row ``only``): ``row 0: owl duck duck robin``."""
     return [
         f"    row {index}: {_cards(row)}"
@@ -866,7 +869,7 @@ def _collection_lines(view: cr.PlayerView) -> list[str]:
 
 def _collection(counts: cr.Counts) -> str:
     """A multiset as ``2 owls, 1 robin`` (``nothing`` when empty)."""
-    items = [narration.species_name(s, n) for s, n in cr.counts_to_dict(counts).items()]
+    items = [narration.species_name(s, n) for s, n in cr.state.counts_to_dict(counts).items()]
     return ", ".join(items) if items else "nothing"
 
 

@@ -27,7 +27,8 @@ language of the table has each of them (in every plural category its rule uses) 
 other, with no field that English does not have.
 
 Example:
-    >>> from cuckoo_rules import Drew, Laid, Side, Species
+    >>> from cuckoo_rules import Side, Species
+    >>> from cuckoo_rules.events import Drew, Laid
     >>> describe_event(Laid(1, Species.REED_WARBLER, 3, 2, Side.LEFT), 0)
     'P1 lays 3 reed warblers on the left of row 2.'
     >>> drew = Drew(1, 2, (Species.OWL, Species.DUCK))
@@ -353,7 +354,8 @@ def describe_event(
         ViewError: If ``viewer`` is neither a seat number nor ``None``.
 
     Example:
-        >>> from cuckoo_rules import FlewHome, GameOver, Species, TurnEnded
+        >>> from cuckoo_rules import Species
+        >>> from cuckoo_rules.events import FlewHome, GameOver, TurnEnded
         >>> describe_event(FlewHome(0, Species.DUCK, 6, 2), 0)
         'You fly 6 ducks home: 2 to your collection, 4 discarded.'
         >>> describe_event(GameOver((1,), "two_triples"), None)
@@ -389,7 +391,8 @@ def narrate(
         ViewError: As for :func:`describe_event`.
 
     Example:
-        >>> from cuckoo_rules import Captured, Laid, Side, Species
+        >>> from cuckoo_rules import Side, Species
+        >>> from cuckoo_rules.events import Captured, Laid
         >>> narrate([Laid(0, Species.OWL, 2, 1, Side.LEFT),
         ...          Captured(0, 1, (Species.DUCK, Species.DUCK))], 0)
         ['You lay 2 owls on the left of row 1 and capture 2 ducks.']

@@ -273,7 +273,8 @@ class IsmctsBot:
 
         Example:
             >>> from cuckoo_rules import GameOptions, Knowledge, Lay, Side, Species
-            >>> from cuckoo_rules import learn, new_game, observe, step, visible_events
+            >>> from cuckoo_rules import new_game, observe, step, visible_events
+            >>> from cuckoo_rules.knowledge import learn
             >>> state = new_game(GameOptions(num_players=2), seed=3)
             >>> state, events = step(state, Lay(Species.TOUCAN, 0, Side.LEFT))
             >>> known = learn(Knowledge.start(2), visible_events(events, 1), viewer=1)

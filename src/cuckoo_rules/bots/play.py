@@ -78,7 +78,8 @@ def play_game(
         InvalidOptionsError: If the options or the seed are invalid.
 
     Example:
-        >>> from cuckoo_rules import GameOptions, final_state
+        >>> from cuckoo_rules import GameOptions
+        >>> from cuckoo_rules.records import final_state
         >>> from cuckoo_rules.bots import GreedyBot, RandomBot
         >>> bots = [GreedyBot(seed=1), RandomBot(seed=2)]
         >>> played = play_game(GameOptions(num_players=2), 7, bots)
