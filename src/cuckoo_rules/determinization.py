@@ -98,7 +98,7 @@ def determinize(
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
     if type(max_draws) is not int or max_draws < 0:
         raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
-    unseen = check_view_consistency(view)  # the cards the viewer cannot locate
+    unseen = _checked(view)  # the cards the viewer cannot locate
     n = view.options.num_players
     current = view.current_player
     discards = EMPTY_COUNTS
@@ -142,6 +142,22 @@ def determinize(
     shuffle(cards, seed, 0)
     hands, pos = _deal_hidden(view, cards, hidden_in_hands)
     return _determinized(view, seed, 1, hands, cards, pos)
+
+
+# The last view checked and its unseen cards. A search determinizes one view many times
+# (ISMCTS: once per iteration); a view is immutable, so the same object need not be
+# checked again. One entry, replaced as a whole (a tuple), so threads never see half.
+_last_checked: tuple[PlayerView | None, Counts] = (None, ())
+
+
+def _checked(view: PlayerView) -> Counts:
+    """:func:`~cuckoo_rules.views.check_view_consistency`, once per view object."""
+    global _last_checked
+    last, unseen = _last_checked
+    if view is not last:
+        unseen = check_view_consistency(view)
+        _last_checked = (view, unseen)
+    return unseen
 
 
 def _determinize_within(
