@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import hypothesis.strategies as st
 import pytest
 from hypothesis import given
@@ -295,3 +296,19 @@ def test_no_function_of_the_engine_changes_its_arguments(game: RandomGame) -> No
         assert step.after != state  # every action changes something
         seen += 1
     assert seen == len(game.play().actions) > 0
+
+
+def test_the_engines_fast_constructor_builds_the_states_attrs_would() -> None:
+    # The engine builds states without GameState.__init__ (engine._compile_new_state):
+    # each must equal, hash like and print like the state attrs' constructor builds.
+    for game in range(12):
+        options = cr.GameOptions(num_players=2 + game % 4)
+        for step in random_steps(options, game, rng=game, events=False):
+            after = step.after
+            rebuilt = cr.GameState(
+                **{f.name: getattr(after, f.name) for f in attrs.fields(cr.GameState)}
+            )
+            assert type(after) is cr.GameState
+            assert after == rebuilt
+            assert hash(after) == hash(rebuilt)
+            assert repr(after) == repr(rebuilt)

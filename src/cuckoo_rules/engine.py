@@ -9,6 +9,9 @@ new :class:`GameState` that shares the unchanged parts of the old one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
 
 from .actions import (
     DRAW,
@@ -176,6 +179,35 @@ def _replace(items: tuple[Counts, ...], index: int, value: Counts) -> tuple[Coun
     return items[:index] + (value,) + items[index + 1 :]
 
 
+def _slot_setter(cls: type, field: str) -> Callable[[object, object], None]:
+    """The ``__set__`` of ``cls``'s slot ``field`` (a member descriptor)."""
+    setter: Callable[[object, object], None] = getattr(cls, field).__set__
+    return setter
+
+
+def _compile_new_state() -> Callable[..., GameState]:
+    """Make ``new_state(<every field of GameState, in order>)``, a fast ``GameState(...)``.
+
+    attrs' ``__init__`` of a frozen class sets each slot through ``object.__setattr__``,
+    which looks the name up on the type every time; this sets the slots through their
+    own descriptors (about 0.25 us less per state, a few per cent of :func:`apply`).
+    GameState has no validator, converter or ``__attrs_post_init__`` to skip, and a test
+    checks that every state the engine builds equals the same state built by attrs.
+    """
+    names = [field.name for field in attrs.fields(GameState)]
+    setters = {f"_set_{name}": _slot_setter(GameState, name) for name in names}
+    lines = [f"def new_state({', '.join(names)}):", "    state = _new(GameState)"]
+    lines += [f"    _set_{name}(state, {name})" for name in names]
+    lines.append("    return state")
+    scope: dict[str, Any] = {"_new": object.__new__, "GameState": GameState, **setters}
+    exec("\n".join(lines), scope)  # as attrs writes __init__, from the fields
+    new_state: Callable[..., GameState] = scope["new_state"]
+    return new_state
+
+
+_new_state = _compile_new_state()
+
+
 def _state(
     options: GameOptions,
     piles: _Piles,
@@ -199,7 +231,7 @@ def _state(
     game is over.
     """
     draw = piles.draw  # the cards from piles.pos on are left (a tuple's [0:] is itself)
-    return GameState(  # positional, in the order of GameState's fields: apply's hot path
+    return _new_state(  # positional, in the order of GameState's fields: apply's hot path
         options,
         piles.seed,
         piles.shuffles,
