@@ -263,7 +263,7 @@ def test_a_match_resumed_from_a_record_equals_the_original() -> None:
 
 def test_from_record_refuses_an_illegal_record() -> None:
     record = cr.GameRecord(cr.GameOptions(num_players=2), 1, (cr.Pass(),))
-    with pytest.raises(cr.RecordError, match="actions\\[0\\]"):
+    with pytest.raises(cr.RecordError, match=r"actions\[0\] \(move 1, turn 1\): Pass\(\)"):
         Match.from_record(record, [None, None])
 
 

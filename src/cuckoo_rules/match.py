@@ -58,7 +58,7 @@ from .errors import CuckooError, IllegalActionError
 from .events import Event, GameStarted, visible_events
 from .options import GameOptions
 from .outcome import Outcome
-from .records import GameRecord, GameResult, Metadata, RecordError
+from .records import GameRecord, GameResult, Metadata, illegal_action_error
 from .state import GameState
 from .views import PlayerView, observe
 
@@ -256,7 +256,7 @@ class Match:
             try:
                 match._take(action)
             except IllegalActionError as error:
-                raise RecordError(f"actions[{index}]: {error}") from None
+                raise illegal_action_error(match.state, index, error) from None
         match._on_action = on_action
         return match
 

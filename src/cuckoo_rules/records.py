@@ -89,6 +89,7 @@ __all__ = [
     "dumps_record",
     "encode_record",
     "final_state",
+    "illegal_action_error",
     "load_record",
     "loads_record",
     "replay",
@@ -398,7 +399,13 @@ class GameRecord:
 # --------------------------------------------------------------------------- replay
 
 
-def _illegal_at(state: GameState, index: int, error: IllegalActionError) -> RecordError:
+def illegal_action_error(state: GameState, index: int, error: IllegalActionError) -> RecordError:
+    """The error of a record whose action ``index`` is not legal in ``state``.
+
+    The message names the action, its move and turn numbers, and why, for example
+    ``"actions[0] (move 1, turn 1): Draw() is not legal ..."``; ``Match.from_record``
+    and :func:`replay` give the same one.
+    """
     return RecordError(f"actions[{index}] (move {index + 1}, turn {state.turn}): {error}", index)
 
 
@@ -406,7 +413,7 @@ def _step(state: GameState, index: int, action: Action) -> GameState:
     try:
         return apply(state, action)
     except IllegalActionError as error:
-        raise _illegal_at(state, index, error) from error
+        raise illegal_action_error(state, index, error) from error
 
 
 def replay(record: GameRecord) -> Iterator[GameState]:
@@ -467,7 +474,7 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[GameState, tuple[Event, .
         try:
             state, events = step(state, action)
         except IllegalActionError as error:
-            raise _illegal_at(state, index, error) from error
+            raise illegal_action_error(state, index, error) from error
         yield state, events
 
 
