@@ -48,7 +48,7 @@ from .events import (
     TurnStarted,
 )
 from .options import GameOptions
-from .outcome import has_won, most_cards_winners, win_reason
+from .outcome import WinReason, has_won, most_cards_winners, win_reason
 from .preview import birds_home, captured_by
 from .rng import SEED_LIMIT, shuffle, splitmix64
 from .state import EMPTY_COUNTS, SMALL_FLOCKS, Counts, GameState, Row, can_fly_home
@@ -704,22 +704,8 @@ def _end_turn(
     if events is not None:
         events.append(TurnEnded(p))
     if has_won(collections[p]):
-        if events is not None:
-            events.append(GameOver((p,), win_reason(collections[p])))
-        return _state(
-            options,
-            piles,
-            round=state.round,
-            turn=state.turn,
-            dealer=state.dealer,
-            current_player=p,
-            phase=_OVER,
-            rows=rows,
-            hands=hands,
-            known_hands=known_hands,
-            collections=collections,
-            winners=(p,),
-        )
+        reason = win_reason(collections[p])
+        return _game_over(state, piles, rows, hands, known_hands, collections, (p,), reason)
     if any(hands[p]):
         if events is not None:
             events.append(TurnStarted((p + 1) % options.num_players, state.turn + 1))
@@ -737,6 +723,35 @@ def _end_turn(
             collections=collections,
         )
     return _end_round(state, hands, known_hands, collections, rows, piles)
+
+
+def _game_over(
+    state: GameState,
+    piles: _Piles,
+    rows: tuple[Row, ...],
+    hands: tuple[Counts, ...],
+    known_hands: tuple[Counts, ...],
+    collections: tuple[Counts, ...],
+    winners: tuple[int, ...],
+    reason: WinReason,
+) -> GameState:
+    """The game ends in the current player's turn: ``winners`` win, for ``reason``."""
+    if piles.events is not None:
+        piles.events.append(GameOver(winners, reason))
+    return _state(
+        state.options,
+        piles,
+        round=state.round,
+        turn=state.turn,
+        dealer=state.dealer,
+        current_player=state.current_player,
+        phase=_OVER,
+        rows=rows,
+        hands=hands,
+        known_hands=known_hands,
+        collections=collections,
+        winners=winners,
+    )
 
 
 def _end_round(
@@ -765,21 +780,8 @@ def _end_round(
         available += sum(discard)
     if available < HAND_SIZE * n:
         winners = most_cards_winners(collections)
-        if events is not None:
-            events.append(GameOver(winners, "most_cards"))
-        return _state(
-            options,
-            piles,
-            round=state.round,
-            turn=state.turn,
-            dealer=state.dealer,
-            current_player=p,
-            phase=_OVER,
-            rows=rows,
-            hands=no_hands,
-            known_hands=no_hands,
-            collections=collections,
-            winners=winners,
+        return _game_over(
+            state, piles, rows, no_hands, no_hands, collections, winners, "most_cards"
         )
     who = options.next_round_first_player
     dealer = state.dealer if who == "same_dealer" else p  # rules §4.3
