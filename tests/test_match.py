@@ -148,7 +148,7 @@ def test_a_stale_move_number_is_refused_and_changes_nothing() -> None:
     first = match.legal_actions(0)[0]
     match.act(0, first, move=0)
     before, kept = snapshot(match), list(stored)
-    for stale in (0, -1, 99, "1"):
+    for stale in (0, -1, 99, "1", True):
         with pytest.raises(StaleMoveError, match="move"):
             match.act(0, cr.Pass(), move=stale)  # type: ignore[arg-type]
         assert snapshot(match) == before

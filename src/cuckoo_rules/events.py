@@ -249,12 +249,13 @@ class GameStarted:
         Raises:
             ViewError: If ``state`` is not the state before the first action of a game.
         """
-        if not isinstance(state, GameState) or (state.round, state.turn, state.phase) != (
-            1,
-            1,
-            Phase.LAY,
-        ):
-            raise ViewError(f"state: expected a game before its first action, got {state!r}")
+        if not isinstance(state, GameState):
+            raise ViewError(f"state: expected a GameState, got {type(state).__name__}")
+        if (state.round, state.turn, state.phase) != (1, 1, Phase.LAY):
+            raise ViewError(
+                "state: not a game before its first action "
+                f"(round {state.round}, turn {state.turn}, phase {state.phase.value!r})"
+            )
         return cls(state.dealer, state.discard_pile, tuple(map(sum, state.hands)), state.hands)
 
 

@@ -36,7 +36,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
-from .actions import Phase
 from .cards import NUM_SPECIES
 from .errors import ViewError
 from .events import (
@@ -128,14 +127,8 @@ class Knowledge:
             >>> Knowledge.at_setup(state).known_discards == state.discard_pile
             True
         """
-        if not isinstance(state, GameState):
-            raise ViewError(f"state: expected a GameState, got {type(state).__name__}")
-        if (state.round, state.turn, state.phase) != (1, 1, Phase.LAY):
-            raise ViewError(
-                "state: not a game before its first action "
-                f"(round {state.round}, turn {state.turn}, phase {state.phase.value!r})"
-            )
-        return cls.start(state.num_players, state.discard_pile)
+        setup = GameStarted.of(state)  # checks that it is a game before its first action
+        return learn(cls.start(len(setup.hand_sizes)), (setup,), None)
 
     @property
     def is_empty(self) -> bool:

@@ -375,7 +375,7 @@ class Match:
 
         Nothing changes when an error is raised.
         """
-        if move is not None and move != len(self._actions):
+        if move is not None and (type(move) is not int or move != len(self._actions)):
             if type(move) is not int or not 0 <= move < len(self._actions):
                 raise StaleMoveError(
                     f"move: {move!r} is not a move of this match: it is at move "
@@ -446,7 +446,7 @@ class Match:
         return done
 
     def _take(self, action: Action) -> tuple[Event, ...]:
-        """Apply a legal action, call ``on_action``, log and inform; all or nothing."""
+        """Apply a legal action: nothing changes if it is illegal or ``on_action`` raises."""
         state = self._state
         informed = self._informed
         if self._keep_events or informed:
