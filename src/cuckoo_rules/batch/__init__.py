@@ -1,0 +1,500 @@
+"""The batch simulator: thousands of games stepped at once by compiled kernels.
+
+Install with ``pip install 'cuckoo-rules[batch]'`` (NumPy and numba). A
+:class:`BatchGame` holds one game per seed as NumPy arrays and steps them all with one
+call, in kernels compiled by numba (on first use, then from numba's cache) that run the
+games on every core. The games are exactly the engine's: game ``i`` is dealt as
+``new_game(options, seeds[i])`` deals it, every reshuffle included, and
+:meth:`BatchGame.state` gives it back as the engine's :class:`~cuckoo_rules.GameState`
+at any moment (a differential test checks this after every step of thousands of games,
+under every option).
+
+Action ids, masks and observations are those of the engine: the mask of a game is
+:func:`~cuckoo_rules.legal_action_mask` of its state, and its observation row is
+:func:`~cuckoo_rules.encode_observation` of the acting seat's view.
+
+Seats may be played inside the kernels by batched bots: ``"random"`` and ``"greedy"``
+(with their parameters, such as ``"greedy:feed_weight=2"``) choose exactly what
+:class:`~cuckoo_rules.bots.RandomBot` and :class:`~cuckoo_rules.bots.GreedyBot` would
+choose, each seat's bot seeded with ``derive_seed(seed, 1, seat)`` as
+:class:`~cuckoo_rules.envs.gymnasium.CuckooEnv` seeds them. The other seats (``None``)
+are played from outside through :meth:`BatchGame.step`, after which the bots play on
+until an outside seat is to act.
+
+Example:
+    >>> import numpy as np
+    >>> from cuckoo_rules import GameOptions, legal_action_mask, new_game
+    >>> games = BatchGame(GameOptions(num_players=3), seeds=range(4))
+    >>> games.state(2) == new_game(GameOptions(num_players=3), 2)
+    True
+    >>> masks = games.legal_action_mask()
+    >>> masks.shape, bool((masks[2] == legal_action_mask(games.state(2))).all())
+    ((4, 74), True)
+    >>> games.step(masks.argmax(axis=1))  # the first legal action of every game
+    >>> [int(t) for t in games.turns]
+    [1, 1, 1, 1]
+
+Every array this class returns is a new array: changing it changes no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from ..errors import IllegalActionError, InvalidOptionsError, needs_extra
+
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from ._kernels import (
+        COLLECTIONS,
+        CURRENT,
+        DEALER,
+        DISCARD,
+        DRAW_CARDS,
+        DRAW_END,
+        DRAW_POS,
+        GREEDY,
+        HANDS,
+        HUMAN,
+        KNOWN,
+        MAX_ROW,
+        MT_N,
+        NUM_OPTIONS,
+        O_ALWAYS_FLOCK,
+        O_COUNT_DISCARD,
+        O_DRAW_IF_ADJACENT,
+        O_DUPLICATES_TO_DRAW,
+        O_IMMEDIATE,
+        O_NEXT_ROUND,
+        O_PLAYERS,
+        O_REFILL_SAME,
+        O_ROW_LENGTH,
+        OVER,
+        PHASE,
+        RANDOM,
+        ROUND,
+        ROW_LEN,
+        ROWS,
+        SHUFFLES,
+        TURN,
+        WIDTH,
+        WINNERS,
+        apply_actions,
+        first_illegal,
+        legal_masks,
+        observe_all,
+        play_bots,
+        random_playouts,
+        reset_finished,
+        reset_games,
+    )
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
+    raise needs_extra(__name__, "batch", error) from error
+
+from ..actions import NUM_DISTINCT_ACTIONS, Phase, action_from_id
+from ..bots.specs import BotSpec, as_bot_specs
+from ..cards import NUM_SPECIES, SPECIES
+from ..observation import observation_size
+from ..options import GameOptions
+from ..rng import SEED_LIMIT
+from ..state import GameState
+
+__all__ = ["BATCH_BOTS", "BatchGame", "BatchStep", "options_array"]
+
+BATCH_BOTS: tuple[str, ...] = ("random", "greedy")
+"""The bot kinds that can play a seat inside the kernels."""
+
+_PHASES = (Phase.LAY, Phase.DRAW, Phase.FLOCK, Phase.GAME_OVER)
+_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
+_NEXT_ROUND = ("round_ender", "left_of_round_ender", "same_dealer")
+
+
+def options_array(options: GameOptions) -> NDArray[np.int64]:
+    """The options as the kernels read them: one integer per option, in format order.
+
+    Example:
+        >>> options_array(GameOptions(num_players=4, round_end_timing="immediate")).tolist()
+        [4, 3, 0, 1, 0, 1, 1, 0, 0]
+    """
+    if not isinstance(options, GameOptions):
+        raise InvalidOptionsError(f"options: expected GameOptions, got {options!r}")
+    values = np.zeros(NUM_OPTIONS, dtype=np.int64)
+    values[O_PLAYERS] = options.num_players
+    values[O_ROW_LENGTH] = options.initial_row_length
+    values[O_DUPLICATES_TO_DRAW] = options.setup_duplicates_to == "draw_pile"
+    values[O_DRAW_IF_ADJACENT] = options.optional_draw_if_adjacent
+    values[O_REFILL_SAME] = options.refill_trigger == "same_species_lay"
+    values[O_IMMEDIATE] = options.round_end_timing == "immediate"
+    values[O_COUNT_DISCARD] = options.exhaustion_counts_discard
+    values[O_NEXT_ROUND] = _NEXT_ROUND.index(options.next_round_first_player)
+    values[O_ALWAYS_FLOCK] = options.always_prompt_flock
+    return values
+
+
+def _check_seeds(seeds: Iterable[int]) -> NDArray[np.uint64]:
+    try:
+        items = list(seeds)
+    except TypeError:
+        raise InvalidOptionsError(
+            f"seeds: expected a sequence of integers, got {type(seeds).__name__}"
+        ) from None
+    if not items:
+        raise InvalidOptionsError("seeds: a batch needs at least one seed")
+    for index, seed in enumerate(items):
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise InvalidOptionsError(f"seeds[{index}]: expected an integer, got {seed!r}")
+        if not 0 <= int(seed) < SEED_LIMIT:
+            raise InvalidOptionsError(f"seeds[{index}]: {seed!r} is not in [0, 2**64)")
+    return np.array([int(seed) for seed in items], dtype=np.uint64)
+
+
+@attrs.frozen
+class _SeatBots:
+    """The kernels' description of who plays each seat."""
+
+    kinds: NDArray[np.int64]
+    feed_weights: NDArray[np.float64]
+    thresholds: NDArray[np.int64]
+
+
+def _seat_bots(seats: Sequence[str | BotSpec | None] | None, players: int) -> _SeatBots:
+    kinds = np.full(players, HUMAN, dtype=np.int64)
+    feed = np.ones(players, dtype=np.float64)
+    thresholds = np.full(players, 3, dtype=np.int64)
+    if seats is None:
+        return _SeatBots(kinds, feed, thresholds)
+    if isinstance(seats, str | BotSpec) or len(seats) != players:
+        raise InvalidOptionsError(
+            f"seats: expected one entry per seat ({players}: None or a bot spec), got {seats!r}"
+        )
+    for seat, item in enumerate(seats):
+        if item is None:
+            continue
+        (spec,) = as_bot_specs([item], f"seats[{seat}]", InvalidOptionsError)
+        if spec.kind not in BATCH_BOTS:
+            raise InvalidOptionsError(
+                f"seats[{seat}]: {spec.text or spec.kind!r} cannot play inside the batch "
+                f"kernels (choose from {', '.join(BATCH_BOTS)})"
+            )
+        spec.build(0)  # checks the parameters' values
+        params = dict(spec.params)
+        kinds[seat] = RANDOM if spec.kind == "random" else GREEDY
+        feed[seat] = float(params.get("feed_weight", 1.0))
+        thresholds[seat] = int(params.get("end_round_threshold", 3))
+    return _SeatBots(kinds, feed, thresholds)
+
+
+@attrs.frozen
+class BatchStep:
+    """What one :meth:`BatchGame.step` did to the games that ended in it.
+
+    Attributes:
+        finished: ``(B,)`` booleans: the games that ended in this step (with
+            ``auto_reset`` they have already been dealt again).
+        returns: ``(B, players)`` floats: each seat's share of the victory in a game
+            that ended (``1 / len(winners)`` for a winner, else 0), zeros elsewhere.
+        decisions: The decisions taken in this step: the actions given plus the bots'.
+    """
+
+    finished: NDArray[np.bool_]
+    returns: NDArray[np.float64]
+    decisions: int
+
+
+class BatchGame:
+    """A batch of games, one per seed, stepped together (see the module docstring).
+
+    Args:
+        options: The options of every game of the batch.
+        seeds: One seed per game, each in ``[0, 2**64)``; game ``i`` is
+            ``new_game(options, seeds[i])``.
+        seats: ``None`` (every seat played from outside), or one entry per seat:
+            ``None`` for a seat played through :meth:`step`, or a bot specification
+            of :data:`BATCH_BOTS` (``"random"``, ``"greedy:feed_weight=2"``...).
+        auto_reset: Deal a game that ends again at once, with the next seed of its
+            slot: the ``k``-th game dealt in slot ``i`` (from 0) has the seed
+            ``derive_seed(seeds[i], 2, k)`` for ``k >= 1``.
+
+    Raises:
+        InvalidOptionsError: If an argument is invalid (the message says which).
+        BotSpecError: If a bot specification is malformed.
+    """
+
+    def __init__(
+        self,
+        options: GameOptions,
+        seeds: Iterable[int],
+        *,
+        seats: Sequence[str | BotSpec | None] | None = None,
+        auto_reset: bool = False,
+    ) -> None:
+        self._opt = options_array(options)
+        self.options: GameOptions = options
+        """The options of every game."""
+        base = _check_seeds(seeds)
+        if type(auto_reset) is not bool:
+            raise InvalidOptionsError(f"auto_reset: expected True or False, got {auto_reset!r}")
+        self.auto_reset: bool = auto_reset
+        """Whether a game that ends is dealt again at once."""
+        self._bots = _seat_bots(seats, options.num_players)
+        size = len(base)
+        self._base = base
+        self._seeds = base.copy()
+        self._deals = np.zeros(size, dtype=np.int64)
+        self._states = np.zeros((size, WIDTH), dtype=np.int16)
+        self._mts = np.zeros((size, options.num_players, MT_N + 1), dtype=np.uint32)
+        self._mask = np.zeros((size, NUM_DISTINCT_ACTIONS), dtype=np.uint8)
+        self._decisions = np.zeros(size, dtype=np.int64)
+        reset_games(
+            self._states, self._seeds, self._base, self._deals, self._opt, self._bots.kinds,
+            self._mts,
+        )  # fmt: skip
+        self._play_bots()
+
+    # ------------------------------------------------------------------ reading
+
+    def __len__(self) -> int:
+        return int(self._states.shape[0])
+
+    @property
+    def seeds(self) -> NDArray[np.uint64]:
+        """``(B,)``: the seed of each game now in the batch."""
+        return self._seeds.copy()
+
+    @property
+    def current_player(self) -> NDArray[np.int64]:
+        """``(B,)``: the seat to act in each game (the last to act in a game that is over)."""
+        return self._states[:, CURRENT].astype(np.int64)
+
+    @property
+    def is_over(self) -> NDArray[np.bool_]:
+        """``(B,)``: whether each game is over."""
+        return np.asarray(self._states[:, PHASE] == OVER)
+
+    @property
+    def turns(self) -> NDArray[np.int64]:
+        """``(B,)``: the turn number of each game."""
+        return self._states[:, TURN].astype(np.int64)
+
+    @property
+    def winners(self) -> NDArray[np.bool_]:
+        """``(B, players)``: whether each seat has won each game (all false before the end)."""
+        bits = self._states[:, WINNERS].astype(np.int64)
+        seats = np.arange(self.options.num_players)
+        return np.asarray((bits[:, None] >> seats[None, :]) & 1 == 1)
+
+    @property
+    def returns(self) -> NDArray[np.float64]:
+        """``(B, players)``: each seat's share of the victory (``winner_shares``)."""
+        return self._shares(self.winners)
+
+    def legal_action_mask(self) -> NDArray[np.bool_]:
+        """``(B, 74)``: the legal actions of each game, by action id (none once it is over)."""
+        legal_masks(self._states, self._mask)
+        return self._mask.astype(np.bool_)
+
+    def observations(self, viewers: Sequence[int] | NDArray[Any] | None = None) -> NDArray[Any]:
+        """``(B, observation_size)`` float32: the observation of each game.
+
+        Row ``i`` equals ``encode_observation(observe(state(i), viewer))``, the viewer
+        being the seat to act (or ``viewers[i]`` when given).
+        """
+        size = len(self)
+        if viewers is None:
+            chosen = np.full(size, -1, dtype=np.int64)
+        else:
+            chosen = np.asarray(viewers, dtype=np.int64)
+            if (
+                chosen.shape != (size,)
+                or ((chosen < 0) | (chosen >= self.options.num_players)).any()
+            ):
+                raise InvalidOptionsError(f"viewers: expected {size} seats of the game")
+        out = np.zeros((size, observation_size(self.options.num_players)), dtype=np.float32)
+        observe_all(self._states, self._opt, chosen, out)
+        return out
+
+    def state(self, index: int) -> GameState:
+        """Return game ``index`` as the engine's state (to show, save or check it).
+
+        Raises:
+            IndexError: If there is no such game.
+        """
+        if type(index) is not int or not -len(self) <= index < len(self):
+            raise IndexError(f"game index {index!r} is not in a batch of {len(self)}")
+        s = self._states[index].astype(np.int64).tolist()
+        n = self.options.num_players
+
+        def counts(offset: int, seat: int) -> tuple[int, ...]:
+            start = offset + seat * NUM_SPECIES
+            return tuple(s[start : start + NUM_SPECIES])
+
+        rows = tuple(
+            tuple(SPECIES[c] for c in s[ROWS + r * MAX_ROW : ROWS + r * MAX_ROW + s[ROW_LEN + r]])
+            for r in range(4)
+        )
+        draw = tuple(SPECIES[c] for c in s[DRAW_CARDS + s[DRAW_POS] : DRAW_CARDS + s[DRAW_END]])
+        return GameState(
+            options=self.options,
+            seed=int(self._seeds[index]),
+            shuffles=s[SHUFFLES],
+            round=s[ROUND],
+            turn=s[TURN],
+            dealer=s[DEALER],
+            current_player=s[CURRENT],
+            phase=_PHASES[s[PHASE]],
+            rows=rows,
+            draw_pile=draw,
+            discard_pile=counts(DISCARD, 0),
+            hands=tuple(counts(HANDS, p) for p in range(n)),
+            known_hands=tuple(counts(KNOWN, p) for p in range(n)),
+            collections=tuple(counts(COLLECTIONS, p) for p in range(n)),
+            winners=tuple(p for p in range(n) if s[WINNERS] >> p & 1),
+        )
+
+    def set_state(self, index: int, state: GameState) -> None:
+        """Replace game ``index`` by ``state`` (for search: a determinization, say).
+
+        The bots of the batch go on with the generators they have.
+
+        Raises:
+            InvalidOptionsError: If ``state`` is not a state of this batch's options.
+            IndexError: If there is no such game.
+        """
+        if not isinstance(state, GameState) or state.options != self.options:
+            raise InvalidOptionsError("state: expected a GameState with the batch's options")
+        if type(index) is not int or not -len(self) <= index < len(self):
+            raise IndexError(f"game index {index!r} is not in a batch of {len(self)}")
+        row = np.zeros(WIDTH, dtype=np.int16)
+        for r, cards in enumerate(state.rows):
+            row[ROW_LEN + r] = len(cards)
+            for j, card in enumerate(cards):
+                row[ROWS + r * MAX_ROW + j] = card.index
+        for j, card in enumerate(state.draw_pile):
+            row[DRAW_CARDS + j] = card.index
+        row[DRAW_POS] = 0
+        row[DRAW_END] = len(state.draw_pile)
+        row[DISCARD : DISCARD + NUM_SPECIES] = state.discard_pile
+        for p in range(state.num_players):
+            for offset, counts in (
+                (HANDS, state.hands[p]),
+                (KNOWN, state.known_hands[p]),
+                (COLLECTIONS, state.collections[p]),
+            ):
+                row[offset + p * NUM_SPECIES : offset + (p + 1) * NUM_SPECIES] = counts
+        row[PHASE] = _PHASE_CODE[state.phase]
+        row[CURRENT] = state.current_player
+        row[DEALER] = state.dealer
+        row[ROUND] = state.round
+        row[TURN] = state.turn
+        row[SHUFFLES] = state.shuffles
+        row[WINNERS] = sum(1 << p for p in state.winners)
+        self._states[index] = row
+        self._seeds[index] = state.seed
+
+    # ------------------------------------------------------------------ acting
+
+    def step(self, action_ids: Sequence[int] | NDArray[Any]) -> BatchStep:
+        """Play one action in every game that is not over (the others ignore theirs).
+
+        Then the batch's bots play until a seat played from outside is to act; with
+        ``auto_reset``, a game that ended is dealt again.
+
+        Args:
+            action_ids: ``(B,)`` action ids, one per game.
+
+        Returns:
+            What ended in this step (:class:`BatchStep`).
+
+        Raises:
+            IllegalActionError: If an action is not legal in its game (naming the
+                first such game); no game changes.
+            InvalidOptionsError: If ``action_ids`` is not ``B`` integers.
+        """
+        actions = np.asarray(action_ids)
+        if actions.shape != (len(self),) or not np.issubdtype(actions.dtype, np.integer):
+            raise InvalidOptionsError(
+                f"action_ids: expected {len(self)} integers, one per game, got shape "
+                f"{actions.shape} of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64)
+        bad = first_illegal(self._states, actions)
+        if bad >= 0:
+            raise IllegalActionError(self._illegal(bad, int(actions[bad])))
+        before = self.is_over
+        self._decisions[:] = 0
+        apply_actions(self._states, self._seeds, self._opt, actions)
+        self._play_bots()
+        finished = self.is_over & ~before
+        returns = self._shares(self.winners) * finished[:, None]
+        if self.auto_reset and finished.any():
+            self._reset(finished)
+        decisions = int((~before).sum() + self._decisions.sum())
+        return BatchStep(finished, returns, decisions)
+
+    def play(self) -> int:
+        """Let the bots play every game to its end (every seat must be a bot).
+
+        Returns:
+            The number of decisions taken.
+
+        Raises:
+            InvalidOptionsError: If a seat is played from outside.
+        """
+        if (self._bots.kinds == HUMAN).any():
+            raise InvalidOptionsError("play: every seat must be played by a batch bot")
+        self._decisions[:] = 0
+        self._play_bots()
+        return int(self._decisions.sum())
+
+    def random_playouts(self, steps: int, seed: int, *, observations: bool = False) -> int:
+        """Take ``steps`` uniformly random legal actions in every game, for benchmarks.
+
+        Each step is a mask, a choice and a step in every game; a game that ends is
+        dealt again (with a seed drawn from ``seed``'s stream). The bots of the batch
+        do not play here. Returns the number of decisions taken.
+        """
+        size = len(self)
+        out = np.zeros(
+            (size if observations else 1, observation_size(self.options.num_players)),
+            dtype=np.float32,
+        )
+        self._decisions[:] = 0
+        random_playouts(
+            self._states, self._seeds, self._opt, int(steps), np.uint64(seed), observations,
+            out, self._decisions,
+        )  # fmt: skip
+        return int(self._decisions.sum())
+
+    # ------------------------------------------------------------------ helpers
+
+    def _play_bots(self) -> None:
+        if (self._bots.kinds != HUMAN).any():
+            play_bots(
+                self._states, self._seeds, self._opt, self._bots.kinds, self._mts,
+                self._bots.feed_weights, self._bots.thresholds, self._decisions,
+            )  # fmt: skip
+
+    def _reset(self, which: NDArray[np.bool_]) -> None:
+        reset_finished(
+            self._states, which, self._seeds, self._base, self._deals, self._opt,
+            self._bots.kinds, self._mts,
+        )  # fmt: skip
+        self._play_bots()
+
+    def _shares(self, winners: NDArray[np.bool_]) -> NDArray[np.float64]:
+        count = winners.sum(axis=1, keepdims=True)
+        return np.where(winners, 1.0 / np.maximum(count, 1), 0.0)
+
+    def _illegal(self, index: int, action: int) -> str:
+        state = self.state(index)
+        if not 0 <= action < NUM_DISTINCT_ACTIONS:
+            return f"game {index}: {action} is not an action id (0 to {NUM_DISTINCT_ACTIONS - 1})"
+        return (
+            f"game {index}: action {action} ({action_from_id(action)!r}) is not legal for "
+            f"player {state.current_player} in phase {state.phase.value!r}"
+        )
