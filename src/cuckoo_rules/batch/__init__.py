@@ -47,6 +47,7 @@ import attrs
 from ..errors import IllegalActionError, InvalidOptionsError, needs_extra
 
 try:
+    import numba
     import numpy as np
     from numpy.typing import NDArray
 
@@ -85,6 +86,7 @@ try:
         WIDTH,
         WINNERS,
         apply_actions,
+        env_steps,
         first_illegal,
         legal_masks,
         observe_all,
@@ -92,6 +94,7 @@ try:
         random_playouts,
         reset_finished,
         reset_games,
+        scratch,
     )
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
@@ -104,11 +107,13 @@ from ..options import GameOptions
 from ..rng import SEED_LIMIT
 from ..state import GameState
 
-__all__ = ["BATCH_BOTS", "BatchGame", "BatchStep", "options_array"]
+__all__ = ["BATCH_BOTS", "BatchGame", "BatchStep", "ObservedStep", "options_array"]
 
 BATCH_BOTS: tuple[str, ...] = ("random", "greedy")
 """The bot kinds that can play a seat inside the kernels."""
 
+_numba: Any = numba  # numba's own annotations do not cover its config
+_THREADS: int = _numba.config.NUMBA_NUM_THREADS  # the most threads a kernel can use
 _PHASES = (Phase.LAY, Phase.DRAW, Phase.FLOCK, Phase.GAME_OVER)
 _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _NEXT_ROUND = ("round_ender", "left_of_round_ender", "same_dealer")
@@ -206,6 +211,31 @@ class BatchStep:
     decisions: int
 
 
+@attrs.frozen
+class ObservedStep:
+    """What :meth:`BatchGame.step_observed` returns: one vector-environment step.
+
+    Attributes:
+        observations: ``(B, observation_size)`` float32: the viewer's observation of
+            each game now (a new game where one ended).
+        masks: ``(B, 74)`` booleans: the legal actions of each game now.
+        terminated: ``(B,)``: the games that ended in this step.
+        truncated: ``(B,)``: the games stopped by the turn limit in this step.
+        winners: ``(B, players)`` booleans: the winners of the games that ended.
+        final_observations: ``(B, observation_size)``: the viewer's last observation of
+            each game that ended or was truncated (zeros in the other rows).
+        decisions: The decisions taken: the actions given plus the bots'.
+    """
+
+    observations: NDArray[np.float32]
+    masks: NDArray[np.bool_]
+    terminated: NDArray[np.bool_]
+    truncated: NDArray[np.bool_]
+    winners: NDArray[np.bool_]
+    final_observations: NDArray[np.float32]
+    decisions: int
+
+
 class BatchGame:
     """A batch of games, one per seed, stepped together (see the module docstring).
 
@@ -250,6 +280,13 @@ class BatchGame:
         self._mts = np.zeros((size, options.num_players, MT_N + 1), dtype=np.uint32)
         self._mask = np.zeros((size, NUM_DISTINCT_ACTIONS), dtype=np.uint8)
         self._decisions = np.zeros(size, dtype=np.int64)
+        self._work = scratch(_THREADS)
+        self._bot_arrays = (
+            self._bots.kinds,
+            self._mts,
+            self._bots.feed_weights,
+            self._bots.thresholds,
+        )
         reset_games(
             self._states, self._seeds, self._base, self._deals, self._opt, self._bots.kinds,
             self._mts,
@@ -415,26 +452,75 @@ class BatchGame:
                 first such game); no game changes.
             InvalidOptionsError: If ``action_ids`` is not ``B`` integers.
         """
-        actions = np.asarray(action_ids)
-        if actions.shape != (len(self),) or not np.issubdtype(actions.dtype, np.integer):
-            raise InvalidOptionsError(
-                f"action_ids: expected {len(self)} integers, one per game, got shape "
-                f"{actions.shape} of {actions.dtype}"
-            )
-        actions = actions.astype(np.int64)
-        bad = first_illegal(self._states, actions)
-        if bad >= 0:
-            raise IllegalActionError(self._illegal(bad, int(actions[bad])))
+        actions = self._checked(action_ids)
         before = self.is_over
         self._decisions[:] = 0
         apply_actions(self._states, self._seeds, self._opt, actions)
         self._play_bots()
         finished = self.is_over & ~before
         returns = self._shares(self.winners) * finished[:, None]
+        decisions = int((~before).sum() + self._decisions.sum())
         if self.auto_reset and finished.any():
             self._reset(finished)
-        decisions = int((~before).sum() + self._decisions.sum())
+            decisions += int(self._decisions.sum())  # the bots' moves in the new games
         return BatchStep(finished, returns, decisions)
+
+    def step_observed(
+        self, action_ids: Sequence[int] | NDArray[Any], viewer: int, max_turns: int | None = None
+    ) -> ObservedStep:
+        """:meth:`step`, then observe, in one pass over the games: a vector env's step.
+
+        A game that ends, or whose turn passes ``max_turns``, is dealt again at once (as
+        :meth:`reset` deals, whatever ``auto_reset`` says) after its last observation is
+        taken. The observations are ``viewer``'s.
+
+        Raises:
+            IllegalActionError: If an action is not legal in its game (no game changes).
+            InvalidOptionsError: If an argument is invalid.
+        """
+        actions = self._checked(action_ids)
+        players = self.options.num_players
+        if type(viewer) is not int or not 0 <= viewer < players:
+            raise InvalidOptionsError(f"viewer: {viewer!r} is not a seat of the game")
+        if max_turns is not None and (type(max_turns) is not int or max_turns < 1):
+            raise InvalidOptionsError(f"max_turns: expected a positive integer, got {max_turns!r}")
+        size = len(self)
+        width = observation_size(players)
+        observations = np.zeros((size, width), dtype=np.float32)
+        finals = np.zeros((size, width), dtype=np.float32)
+        ended = np.zeros(size, dtype=np.int8)
+        winners = np.zeros(size, dtype=np.int64)
+        env_steps(
+            self._states, self._seeds, (self._base, self._deals), self._opt,
+            self._bot_arrays, self._work, actions, viewer, max_turns or 0,
+            (observations, self._mask, finals, ended, winners, self._decisions),
+        )  # fmt: skip
+        won = (winners[:, None] >> np.arange(players)[None, :]) & 1 == 1
+        return ObservedStep(
+            observations,
+            self._mask.astype(np.bool_),
+            ended == 1,
+            ended == 2,
+            won,
+            finals,
+            int(self._decisions.sum()),
+        )
+
+    def reset(self, which: Sequence[bool] | NDArray[np.bool_] | None = None) -> None:
+        """Deal the next game of each chosen slot (every slot when ``which`` is ``None``).
+
+        The ``k``-th game dealt in slot ``i`` (from 0, the first deal of the batch) has
+        the seed ``derive_seed(seeds[i], 2, k)``, ``seeds`` being the seeds the batch was
+        made with; its bots are seeded again as in a new batch. The bots then play until
+        an outside seat is to act.
+
+        Raises:
+            InvalidOptionsError: If ``which`` is not ``B`` booleans.
+        """
+        chosen = np.ones(len(self), dtype=np.bool_) if which is None else np.asarray(which)
+        if chosen.shape != (len(self),) or chosen.dtype != np.bool_:
+            raise InvalidOptionsError(f"which: expected {len(self)} booleans, one per game")
+        self._reset(chosen)
 
     def play(self) -> int:
         """Let the bots play every game to its end (every seat must be a bot).
@@ -475,16 +561,31 @@ class BatchGame:
     def _play_bots(self) -> None:
         if (self._bots.kinds != HUMAN).any():
             play_bots(
-                self._states, self._seeds, self._opt, self._bots.kinds, self._mts,
-                self._bots.feed_weights, self._bots.thresholds, self._decisions,
+                self._states, self._seeds, self._opt, self._bot_arrays, self._work,
+                self._decisions,
             )  # fmt: skip
 
     def _reset(self, which: NDArray[np.bool_]) -> None:
+        self._decisions[:] = 0
         reset_finished(
             self._states, which, self._seeds, self._base, self._deals, self._opt,
             self._bots.kinds, self._mts,
         )  # fmt: skip
         self._play_bots()
+
+    def _checked(self, action_ids: Sequence[int] | NDArray[Any]) -> NDArray[np.int64]:
+        """The actions as int64, checked: one per game, each legal or in a finished game."""
+        actions = np.asarray(action_ids)
+        if actions.shape != (len(self),) or not np.issubdtype(actions.dtype, np.integer):
+            raise InvalidOptionsError(
+                f"action_ids: expected {len(self)} integers, one per game, got shape "
+                f"{actions.shape} of {actions.dtype}"
+            )
+        actions = actions.astype(np.int64)
+        bad = first_illegal(self._states, actions)
+        if bad >= 0:
+            raise IllegalActionError(self._illegal(bad, int(actions[bad])))
+        return actions
 
     def _shares(self, winners: NDArray[np.bool_]) -> NDArray[np.float64]:
         count = winners.sum(axis=1, keepdims=True)

@@ -16,6 +16,7 @@ but exactly the same games), which is how the tests see them under coverage.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -91,11 +92,29 @@ WIN_VALUE = 1000.0
 MAX_HELD = 24
 
 F = TypeVar("F", bound=Callable[..., Any])
+_numba: Any = numba  # numba's own annotations do not cover these names
+get_thread_id = _numba.get_thread_id
 
 
 def _compiled(**flags: Any) -> Callable[[F], F]:
-    """``numba.njit(**flags)``, typed as keeping the function's own signature."""
+    """``numba.njit(**flags)``, typed as keeping the function's own signature.
+
+    With ``NUMBA_DISABLE_JIT=1`` the functions stay Python, and NumPy would warn of the
+    64-bit wrapping that SplitMix64 and the Mersenne Twister rely on (compiled code
+    wraps silently): each is then run with that warning off.
+    """
+    if _numba.config.DISABLE_JIT:
+        return _wrapping
     return cast(Callable[[F], F], numba.njit(cache=True, nogil=True, **flags))
+
+
+def _wrapping(function: F) -> F:
+    @functools.wraps(function)
+    def run(*args: Any) -> Any:
+        with np.errstate(over="ignore"):
+            return function(*args)
+
+    return cast(F, run)
 
 
 jit = _compiled()
@@ -1242,37 +1261,102 @@ def reset_finished(
             reset_game(states[b], b, seeds, base_seeds, deals, opt, kinds, mts)
 
 
+SCRATCH_INTS = 200
+SCRATCH_FLOATS = 64
+
+
+def scratch(threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The bots' working space, one row per thread: masks, scores, ints, floats, a row."""
+    return (
+        np.zeros((threads, NUM_ACTIONS), dtype=np.uint8),
+        np.zeros((threads, NUM_ACTIONS)),
+        np.zeros((threads, SCRATCH_INTS), dtype=np.int64),
+        np.zeros((threads, SCRATCH_FLOATS)),
+        np.zeros((threads, MAX_ROW), dtype=np.int16),
+    )
+
+
+@jit
+def play_game_bots(
+    s: np.ndarray, seed: np.uint64, opt: np.ndarray, b: int, bots: Any, work: Any
+) -> int:
+    """Let the bots play game ``s`` (slot ``b``) until an outside seat is to act or it ends.
+
+    Returns the bots' decisions. ``bots`` is ``(kinds, mts, feed_weights, thresholds)``,
+    ``work`` the per-thread :func:`scratch`.
+    """
+    kinds, mts, feed_weights, thresholds = bots
+    masks, scores, iw, fw, rows = work
+    tid = get_thread_id()
+    decisions = 0
+    while s[PHASE] != OVER and kinds[s[CURRENT]] != HUMAN:
+        p = s[CURRENT]
+        a = bot_choice(
+            s, opt, kinds[p], mts[b, p], feed_weights[p], thresholds[p], masks[tid],
+            scores[tid], iw[tid], fw[tid], rows[tid],
+        )  # fmt: skip
+        apply_action(s, seed, opt, a)
+        decisions += 1
+    return decisions
+
+
 @pjit
 def play_bots(
     states: np.ndarray,
     seeds: np.ndarray,
     opt: np.ndarray,
-    kinds: np.ndarray,
-    mts: np.ndarray,
-    feed_weights: np.ndarray,
-    thresholds: np.ndarray,
+    bots: Any,
+    work: Any,
     decisions: np.ndarray,
 ) -> None:
-    """Let the bots play every game until an outside seat is to act or it is over.
+    """:func:`play_game_bots` in every game; ``decisions[b]`` counts the bots' decisions."""
+    for b in numba.prange(states.shape[0]):
+        decisions[b] += play_game_bots(states[b], seeds[b], opt, b, bots, work)
 
-    The outside seats are those of ``kinds == HUMAN``; ``decisions[b]`` counts the bots'
-    decisions.
+
+@pjit
+def env_steps(
+    states: np.ndarray,
+    seeds: np.ndarray,
+    slots: Any,
+    opt: np.ndarray,
+    bots: Any,
+    work: Any,
+    actions: np.ndarray,
+    viewer: int,
+    max_turns: int,
+    out: Any,
+) -> None:
+    """One step of a vector environment, in one pass over the games.
+
+    In each game: the action (games that are over ignore theirs), the bots' moves, then,
+    if the game ended or passed ``max_turns`` (0: no limit), its outcome and last
+    observation and a new deal (:func:`reset_game`, bots included); last, the
+    observation of ``viewer`` and the mask. ``slots`` is ``(base_seeds, deals)``;
+    ``out`` is ``(observations, masks, final_observations, ended, winners, decisions)``
+    with ``ended`` 1 for a game over and 2 for one truncated.
     """
+    base_seeds, deals = slots
+    kinds = bots[0]
+    mts = bots[1]
+    observations, masks, final_observations, ended, winners, decisions = out
     for b in numba.prange(states.shape[0]):
         s = states[b]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
-        scores = np.zeros(NUM_ACTIONS)
-        iw = np.zeros(200, dtype=np.int64)
-        fw = np.zeros(64)
-        row = np.zeros(MAX_ROW, dtype=np.int16)
-        while s[PHASE] != OVER and kinds[s[CURRENT]] != HUMAN:
-            p = s[CURRENT]
-            a = bot_choice(
-                s, opt, kinds[p], mts[b, p], feed_weights[p], thresholds[p], mask, scores,
-                iw, fw, row,
-            )  # fmt: skip
-            apply_action(s, seeds[b], opt, a)
-            decisions[b] += 1
+        count = 0
+        ended[b] = 0
+        winners[b] = 0
+        if s[PHASE] != OVER:
+            apply_action(s, seeds[b], opt, actions[b])
+            count = 1 + play_game_bots(s, seeds[b], opt, b, bots, work)
+        if s[PHASE] == OVER or (max_turns > 0 and s[TURN] > max_turns):
+            ended[b] = 1 if s[PHASE] == OVER else 2
+            winners[b] = s[WINNERS]
+            observe_into(s, opt, viewer, final_observations[b])
+            reset_game(s, b, seeds, base_seeds, deals, opt, kinds, mts)
+            count += play_game_bots(s, seeds[b], opt, b, bots, work)
+        decisions[b] = count
+        observe_into(s, opt, viewer, observations[b])
+        legal_mask(s, masks[b])
 
 
 @pjit

@@ -372,7 +372,11 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
 def _register() -> None:
     """Register :data:`ENV_ID` with Gymnasium, unless it already is."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="cuckoo_rules.envs.gymnasium:CuckooEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="cuckoo_rules.envs.gymnasium:CuckooEnv",
+            vector_entry_point="cuckoo_rules.batch.gymnasium:BatchCuckooEnv",
+        )
 
 
 _register()
