@@ -11,7 +11,8 @@ the pure-engine figure measured in the same run (the machine is shared and noisy
   kernels) on ``--batch`` games, both cores (numba's threads).
 * ``batch.random+obs``: the same with the observation of every game computed each step.
 * ``env.greedy.<P>p``: Gymnasium ``CuckooEnv`` against greedy bots, one learner step per
-  call with a random legal action, one process per core, summed: the reference of
+  call with a random legal action, one process per core, summed (``.1``: one process,
+  as one ``CuckooEnv`` runs): the reference of
 * ``vector.greedy.<P>p``: :class:`BatchCuckooEnv` against batched greedy bots, ``--batch``
   sub-environments, random legal learner actions drawn from the masks with NumPy.
 * ``compile``: the first import and first call of every kernel with an empty numba cache
@@ -189,6 +190,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         figures[f"env.greedy.{players}p"] = median(
             r, lambda players=players: on_cores("env", s, p, 7, players)
         )
+        figures[f"env.greedy.{players}p.1"] = median(
+            r, lambda players=players: on_cores("env", s, 1, 7, players)
+        )
         figures[f"vector.greedy.{players}p"] = median(
             r, lambda players=players: vector_greedy(b, s, players)
         )
@@ -198,6 +202,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         **{
             f"vector.greedy.{n}p / env.greedy.{n}p": figures[f"vector.greedy.{n}p"]
             / figures[f"env.greedy.{n}p"]
+            for n in (4, 2)
+        },
+        **{
+            f"vector.greedy.{n}p / env.greedy.{n}p.1": figures[f"vector.greedy.{n}p"]
+            / figures[f"env.greedy.{n}p.1"]
             for n in (4, 2)
         },
     }

@@ -39,7 +39,7 @@ from .conftest import ROOT
 
 VECTORS = ROOT / "tests" / "data" / "vectors" / "v2"
 GAMES_PER_OPTION = int(os.environ.get("CUCKOO_BATCH_GAMES", "16"))
-"""Games per option set in the differential test (56 sets: 896 games; the soak script plays more)."""
+"""Games per option set in the differential test (56 sets, 896 games; see the soak script)."""
 
 
 def short(options: cr.GameOptions) -> str:

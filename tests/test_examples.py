@@ -458,3 +458,37 @@ def test_openspiel_ismcts_against_greedy() -> None:
     assert lines[0].startswith("2 games of 2 players: OpenSpiel ISMCTS (5 simulations")
     assert len([line for line in lines if line.startswith("game ")]) == 2
     assert re.fullmatch(r"ismcts won [\d.]+ of 2 games, greedy [\d.]+", lines[-2])
+
+
+@runs("batch_maskable_ppo.py")
+def test_batch_maskable_ppo_learns_a_little(tmp_path: Path) -> None:
+    import csv  # this test was appended: the imports above are other people's
+
+    pytest.importorskip("sb3_contrib")
+    curve = tmp_path / "curve.csv"
+    out = run_example(
+        "batch_maskable_ppo.py",
+        *("--envs", "8", "--stages", "random:3000,greedy:2000", "--n-steps", "64"),
+        *("--log-every", "10", "--eval-games", "16", "--seed", "1", "--csv", str(curve)),
+    )
+    pattern = r"^stage (\d) (\w+) +steps +(\d+)  games +(\d+)  win rate ([\d.]+)  \d+ steps/s$"
+    printed = re.findall(pattern, out, re.M)
+    assert {(stage, opponents) for stage, opponents, *_ in printed} == {
+        ("1", "random"),
+        ("2", "greedy"),
+    }
+    with curve.open(newline="", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    assert [(r["stage"], r["opponents"], r["timesteps_total"], r["games"]) for r in rows] == [
+        tuple(line[:4]) for line in printed
+    ]
+    rates = [float(r["win_rate"]) for r in rows]
+    assert rates == pytest.approx([float(line[4]) for line in printed], abs=5e-4)
+    assert all(0 <= rate <= 1 for rate in rates)
+    steps = [int(r["timesteps_total"]) for r in rows]
+    assert steps == sorted(steps)
+    # Against random bots even a fresh policy wins some of the games.
+    assert max(float(r["win_rate"]) for r in rows if r["opponents"] == "random") > 0
+    assert "stage 1 (random) done:" in out
+    assert "stage 2 (greedy) done:" in out
+    assert re.search(r"^final policy vs greedy: win rate [\d.]+ over 16 games", out, re.M)

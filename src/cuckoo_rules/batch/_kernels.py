@@ -794,6 +794,22 @@ def unseen_of(s: np.ndarray, n: int, viewer: int, unseen: np.ndarray) -> int:
     return total
 
 
+@ijit
+def sizes_best(
+    rc: np.ndarray, rl: np.ndarray, rr: np.ndarray, o: int, length: int, chances: np.ndarray
+) -> float:
+    """:func:`best_capture` of a row given its capture sizes at ``rc/rl/rr[o:o + 8]``."""
+    best = 0.0
+    for i in range(NUM_SPECIES):
+        count = rc[o + i]
+        if not count or count == length:
+            continue
+        expected = chances[i] * max(rl[o + i], rr[o + i])
+        if expected > best:
+            best = expected
+    return best
+
+
 @jit
 def best_capture(
     s: np.ndarray,
@@ -815,30 +831,7 @@ def best_capture(
             left[i] = j
         counts[i] += 1
         right[i] = length - 1 - j
-    best = 0.0
-    for i in range(NUM_SPECIES):
-        if not counts[i] or counts[i] == length:
-            continue
-        expected = chances[i] * max(left[i], right[i])
-        if expected > best:
-            best = expected
-    return best
-
-
-@jit
-def sizes_best(
-    rc: np.ndarray, rl: np.ndarray, rr: np.ndarray, o: int, length: int, chances: np.ndarray
-) -> float:
-    """:func:`best_capture` of a row given its capture sizes at ``rc/rl/rr[o:o + 8]``."""
-    best = 0.0
-    for i in range(NUM_SPECIES):
-        count = rc[o + i]
-        if not count or count == length:
-            continue
-        expected = chances[i] * max(rl[o + i], rr[o + i])
-        if expected > best:
-            best = expected
-    return best
+    return sizes_best(counts, left, right, 0, length, chances)
 
 
 @ijit
@@ -932,15 +925,7 @@ def captured_best(
             position += 1
     if counts[si] == new_length:
         return 0.0
-    best = 0.0
-    for i in range(NUM_SPECIES):
-        count = counts[i]
-        if not count or count == new_length:
-            continue
-        expected = chances[i] * max(left[i], right[i])
-        if expected > best:
-            best = expected
-    return best
+    return sizes_best(counts, left, right, 0, new_length, chances)
 
 
 @jit

@@ -57,10 +57,11 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
     raise needs_extra(__name__, "gymnasium", error) from error
 
 from ..actions import NUM_DISTINCT_ACTIONS
-from ..bots.specs import BotSpec, as_bot_specs
+from ..bots.specs import BotSpec
 from ..cards import DECK_SIZE
+from ..envs._common import opponent_specs, resolve_options
 from ..observation import observation_size
-from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..options import GameOptions
 from ..rng import SEED_LIMIT
 from . import BatchGame
 
@@ -68,22 +69,6 @@ __all__ = ["BatchCuckooEnv"]
 
 Observations = NDArray[np.float32]
 """A batch of observations, one row per sub-environment."""
-
-
-def _options(num_players: int | None, options: GameOptions | None) -> GameOptions:
-    if options is None:
-        players = 2 if num_players is None else num_players
-        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidOptionsError(f"num_players: {players!r} is not in 2..5")
-        return GameOptions(num_players=players)
-    if not isinstance(options, GameOptions):
-        raise InvalidOptionsError(f"options: expected GameOptions, got {options!r}")
-    if num_players is not None and num_players != options.num_players:
-        raise InvalidOptionsError(
-            f"num_players: {num_players!r} disagrees with options.num_players "
-            f"({options.num_players})"
-        )
-    return options
 
 
 class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
@@ -118,22 +103,14 @@ class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidOptionsError(f"num_envs: expected a positive integer, got {num_envs!r}")
-        self.options: GameOptions = _options(num_players, options)
+        self.options: GameOptions = resolve_options(num_players, options)
         """The game options."""
         n = self.options.num_players
         if type(seat) is not int or not 0 <= seat < n:
             raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
         self.seat: int = seat
         """The learner's seat."""
-        items = [opponents] if isinstance(opponents, str | BotSpec) else list(opponents)
-        specs = as_bot_specs(items, "opponents", InvalidOptionsError)
-        if len(specs) == 1:
-            specs = specs * (n - 1)
-        if len(specs) != n - 1:
-            raise InvalidOptionsError(
-                f"opponents: expected one bot spec for all opponents or {n - 1} "
-                f"(one per other seat), got {len(specs)}"
-            )
+        specs = opponent_specs(opponents, n - 1)
         seats: list[BotSpec | None] = [None] * n
         for k, spec in enumerate(specs, start=1):
             seats[(seat + k) % n] = spec

@@ -7,11 +7,12 @@ adapter, so they live here once.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import SupportsIndex, cast
 
 from ..actions import ACTION_ID_BY_IDENTITY as _ID_OF_ACTION
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..bots.specs import BotSpec, as_bot_specs
 from ..engine import legal_actions
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..notation import format_action
@@ -30,6 +31,7 @@ __all__ = [
     "check_seed",
     "describe_id",
     "legal_ids",
+    "opponent_specs",
     "render",
     "render_text",
     "resolve_options",
@@ -191,3 +193,24 @@ def render(
         return text
     print(text)
     return None
+
+
+def opponent_specs(
+    opponents: str | BotSpec | Sequence[str | BotSpec], count: int
+) -> tuple[BotSpec, ...]:
+    """One parsed specification per opponent seat (``count`` of them).
+
+    Raises:
+        InvalidOptionsError: If ``opponents`` is neither one specification nor ``count``.
+        BotSpecError: If a specification is malformed.
+    """
+    items = [opponents] if isinstance(opponents, str | BotSpec) else list(opponents)
+    specs = as_bot_specs(items, "opponents", InvalidOptionsError)
+    if len(specs) == 1:
+        return specs * count
+    if len(specs) != count:
+        raise InvalidOptionsError(
+            f"opponents: expected one bot spec for all opponents or {count} "
+            f"(one per other seat), got {len(specs)}"
+        )
+    return specs

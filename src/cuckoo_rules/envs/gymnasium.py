@@ -90,7 +90,6 @@ except ModuleNotFoundError as error:
 
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
 from ..bots import BotSpec, derive_seed, make_bot
-from ..bots.specs import as_bot_specs as _parse_specs
 from ..cards import DECK_SIZE
 from ..errors import IllegalActionError, InvalidOptionsError
 from ..match import Match
@@ -107,6 +106,7 @@ from ._common import (
     check_seed,
     describe_id,
     legal_ids,
+    opponent_specs,
     render,
     render_text,
     resolve_options,
@@ -125,22 +125,6 @@ Action = int | np.integer[Any]
 
 Observation = NDArray[np.float32]
 """An observation vector."""
-
-
-def _opponent_specs(
-    opponents: str | BotSpec | Sequence[str | BotSpec], count: int
-) -> tuple[BotSpec, ...]:
-    """One parsed specification per opponent seat (``count`` of them)."""
-    items = [opponents] if isinstance(opponents, str | BotSpec) else list(opponents)
-    specs = _parse_specs(items, "opponents", InvalidOptionsError)
-    if len(specs) == 1:
-        return specs * count
-    if len(specs) != count:
-        raise InvalidOptionsError(
-            f"opponents: expected one bot spec for all opponents or {count} "
-            f"(one per other seat), got {len(specs)}"
-        )
-    return specs
 
 
 class CuckooEnv(gymnasium.Env[Observation, Action]):
@@ -196,7 +180,7 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
         if type(seat) is not int or not 0 <= seat < n:
             raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
         self.seat: int = seat
-        specs = _opponent_specs(opponents, n - 1)
+        specs = opponent_specs(opponents, n - 1)
         by_seat: list[BotSpec | None] = [None] * n
         for k, spec in enumerate(specs, start=1):
             by_seat[(seat + k) % n] = spec
