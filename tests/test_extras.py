@@ -16,6 +16,9 @@ import pytest
         ("cuckoo_rules.envs.gymnasium", "gymnasium", "gymnasium"),
         ("cuckoo_rules.envs.openspiel", "pyspiel", "openspiel"),
         ("cuckoo_rules.envs.openspiel", "numpy", "openspiel"),
+        ("cuckoo_rules.batch", "numba", "batch"),
+        ("cuckoo_rules.batch", "numpy", "batch"),
+        ("cuckoo_rules.batch.gymnasium", "gymnasium", "gymnasium"),
     ],
 )
 def test_a_missing_extra_is_named(module: str, blocked: str, extra: str) -> None:
@@ -35,7 +38,8 @@ def test_a_missing_extra_is_named(module: str, blocked: str, extra: str) -> None
 def test_the_core_imports_no_optional_dependency() -> None:
     code = (
         "import sys, cuckoo_rules, cuckoo_rules.envs\n"
-        "heavy = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel', 'starlette', 'uvicorn', 'rich'}\n"
+        "heavy = {'numpy', 'numba', 'pettingzoo', 'gymnasium', 'pyspiel', 'starlette', 'uvicorn',"
+        " 'rich'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )
     result = subprocess.run(
