@@ -23,16 +23,18 @@ until an outside seat is to act.
 
 Example:
     >>> import numpy as np
-    >>> from cuckoo_rules import GameOptions, legal_action_mask, new_game
+    >>> from cuckoo_rules import GameOptions, action_from_id, apply, legal_action_mask, new_game
     >>> games = BatchGame(GameOptions(num_players=3), seeds=range(4))
     >>> games.state(2) == new_game(GameOptions(num_players=3), 2)
     True
     >>> masks = games.legal_action_mask()
     >>> masks.shape, bool((masks[2] == legal_action_mask(games.state(2))).all())
     ((4, 74), True)
-    >>> games.step(masks.argmax(axis=1))  # the first legal action of every game
-    >>> [int(t) for t in games.turns]
-    [1, 1, 1, 1]
+    >>> first = masks.argmax(axis=1)  # the first legal action of every game
+    >>> step = games.step(first)
+    >>> options = GameOptions(num_players=3)
+    >>> games.state(3) == apply(new_game(options, 3), action_from_id(int(first[3])))
+    True
 
 Every array this class returns is a new array: changing it changes no game.
 """
