@@ -6,8 +6,9 @@ each seat's view and the events it may see, a check that a request answers the m
 believes it answers, the bots' turns, the record as it goes and the outcome. A
 :class:`Match` holds all of that, so that the terminal game, the web server's tables,
 :func:`~cuckoo_rules.bots.play_game`, the tournaments and the Gymnasium environment share
-one game loop. It is the only mutable object of the library; what it holds (states,
-events, actions) is immutable.
+one game loop. It is the only mutable object of the core library (the optional batch
+simulator's :class:`~cuckoo_rules.batch.BatchGame` is the other); what it holds
+(states, events, actions) is immutable.
 
 **Seats.** Each seat is a :class:`Bot` (the match asks it to choose when the seat is to
 act) or ``None`` (a person, a learner or any outside caller, who acts through

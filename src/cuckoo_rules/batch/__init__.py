@@ -241,6 +241,9 @@ class ObservedStep:
 class BatchGame:
     """A batch of games, one per seed, stepped together (see the module docstring).
 
+    Unlike the engine's states, a batch is mutable: its methods step and deal its games
+    in place (arrays it returns are copies). It is not meant to be shared by threads.
+
     Args:
         options: The options of every game of the batch.
         seeds: One seed per game, each in ``[0, 2**64)``; game ``i`` is
