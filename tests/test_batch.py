@@ -496,7 +496,7 @@ def test_make_vec_builds_the_vector_env() -> None:
         ({"seat": 2}, "seat: 2 is not a seat of a 2-player game"),
         ({"opponents": ["random", "greedy"]}, "opponents: expected one bot spec"),
         ({"opponents": "ismcts"}, "'ismcts' cannot play inside the batch"),
-        ({"max_turns": 0}, "max_turns: expected a positive integer"),
+        ({"max_turns": 0}, "max_turns: expected None or an integer >= 1"),
         ({"options": cr.GameOptions(num_players=3), "num_players": 2}, "disagrees"),
     ],
 )

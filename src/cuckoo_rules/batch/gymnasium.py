@@ -59,7 +59,7 @@ except ModuleNotFoundError as error:  # pragma: no cover - depends on the enviro
 from ..actions import NUM_DISTINCT_ACTIONS
 from ..bots.specs import BotSpec
 from ..cards import DECK_SIZE
-from ..envs._common import opponent_specs, resolve_options
+from ..envs._common import check_max_turns, learner_seats, resolve_options
 from ..observation import observation_size
 from ..options import GameOptions
 from ..rng import SEED_LIMIT
@@ -106,19 +106,12 @@ class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
         self.options: GameOptions = resolve_options(num_players, options)
         """The game options."""
         n = self.options.num_players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
-        self.seat: int = seat
+        self.seat: int
         """The learner's seat."""
-        specs = opponent_specs(opponents, n - 1)
-        seats: list[BotSpec | None] = [None] * n
-        for k, spec in enumerate(specs, start=1):
-            seats[(seat + k) % n] = spec
-        self.seats: tuple[BotSpec | None, ...] = tuple(seats)
+        self.seats: tuple[BotSpec | None, ...]
         """The bot of each seat (``None`` for the learner's)."""
-        if max_turns is not None and (type(max_turns) is not int or max_turns < 1):
-            raise InvalidOptionsError(f"max_turns: expected a positive integer, got {max_turns!r}")
-        self.max_turns: int | None = max_turns
+        self.seat, self.seats = learner_seats(self.options, seat, opponents)
+        self.max_turns: int | None = check_max_turns(max_turns)
         """The turn limit, or ``None``."""
         self.num_envs = num_envs
         size = observation_size(n)

@@ -30,6 +30,7 @@ __all__ = [
     "check_render_mode",
     "check_seed",
     "describe_id",
+    "learner_seats",
     "legal_ids",
     "opponent_specs",
     "render",
@@ -193,6 +194,28 @@ def render(
         return text
     print(text)
     return None
+
+
+def learner_seats(
+    options: GameOptions, seat: object, opponents: str | BotSpec | Sequence[str | BotSpec]
+) -> tuple[int, tuple[BotSpec | None, ...]]:
+    """The learner's seat, checked, and each seat's bot (``None`` for the learner's).
+
+    ``opponents`` is one specification for every other seat, or one per other seat in
+    turn order after the learner (``opponents[0]`` plays ``seat + 1``).
+
+    Raises:
+        InvalidOptionsError: If the seat is not one of the game, or ``opponents`` is
+            neither one specification nor one per other seat.
+        BotSpecError: If a specification is malformed.
+    """
+    n = options.num_players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
+    by_seat: list[BotSpec | None] = [None] * n
+    for k, spec in enumerate(opponent_specs(opponents, n - 1), start=1):
+        by_seat[(seat + k) % n] = spec
+    return seat, tuple(by_seat)
 
 
 def opponent_specs(

@@ -105,8 +105,8 @@ from ._common import (
     check_render_mode,
     check_seed,
     describe_id,
+    learner_seats,
     legal_ids,
-    opponent_specs,
     render,
     render_text,
     resolve_options,
@@ -177,14 +177,9 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
     ) -> None:
         self.options: GameOptions = resolve_options(num_players, options)
         n = self.options.num_players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise InvalidOptionsError(f"seat: {seat!r} is not a seat of a {n}-player game")
-        self.seat: int = seat
-        specs = opponent_specs(opponents, n - 1)
-        by_seat: list[BotSpec | None] = [None] * n
-        for k, spec in enumerate(specs, start=1):
-            by_seat[(seat + k) % n] = spec
-        self.opponents: tuple[BotSpec | None, ...] = tuple(by_seat)
+        self.seat: int
+        self.opponents: tuple[BotSpec | None, ...]
+        self.seat, self.opponents = learner_seats(self.options, seat, opponents)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise InvalidOptionsError(
                 f"illegal_action: {illegal_action!r} is not one of "
