@@ -321,21 +321,10 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
 
 
 @jit
-def is_legal(s: np.ndarray, a: int) -> bool:
-    """Whether action id ``a`` is legal in ``s`` (``False`` once the game is over)."""
-    phase = s[PHASE]
-    hand = HANDS + s[CURRENT] * NUM_SPECIES
-    if a < 0 or a >= NUM_ACTIONS:
-        return False
-    if phase == LAY:
-        return a < DRAW_ID and s[hand + a // 8] > 0
-    if phase == DRAW:
-        return a == DRAW_ID or a == PASS_ID
-    if phase == FLOCK:
-        if a == PASS_ID:
-            return True
-        return FLY_ID <= a < PASS_ID and s[hand + a - FLY_ID] >= SMALL[a - FLY_ID]
-    return False
+def is_legal(s: np.ndarray, a: int, mask: np.ndarray) -> bool:
+    """Whether action id ``a`` is legal in ``s`` (``mask`` is scratch space of 74)."""
+    legal_mask(s, mask)
+    return 0 <= a < NUM_ACTIONS and mask[a] == 1
 
 
 # --------------------------------------------------------------------------- outcome
@@ -798,7 +787,7 @@ def unseen_of(s: np.ndarray, n: int, viewer: int, unseen: np.ndarray) -> int:
 def sizes_best(
     rc: np.ndarray, rl: np.ndarray, rr: np.ndarray, o: int, length: int, chances: np.ndarray
 ) -> float:
-    """:func:`best_capture` of a row given its capture sizes at ``rc/rl/rr[o:o + 8]``."""
+    """``bots.greedy._best_capture`` of a row given its capture sizes at ``rc/rl/rr[o:o + 8]``."""
     best = 0.0
     for i in range(NUM_SPECIES):
         count = rc[o + i]
@@ -808,30 +797,6 @@ def sizes_best(
         if expected > best:
             best = expected
     return best
-
-
-@jit
-def best_capture(
-    s: np.ndarray,
-    base: int,
-    length: int,
-    chances: np.ndarray,
-    counts: np.ndarray,
-    left: np.ndarray,
-    right: np.ndarray,
-) -> float:
-    """``bots.greedy._best_capture`` of the row ``s[base:base + length]``.
-
-    The last three arguments are scratch space of eight integers.
-    """
-    counts[:] = 0
-    for j in range(length):
-        i = s[base + j]
-        if not counts[i]:
-            left[i] = j
-        counts[i] += 1
-        right[i] = length - 1 - j
-    return sizes_best(counts, left, right, 0, length, chances)
 
 
 @ijit
@@ -848,7 +813,7 @@ def grown_best(
     present: np.ndarray,
     po: int,
 ) -> float:
-    """:func:`best_capture` of a row after ``held`` birds of ``si`` join it, capturing none.
+    """``_best_capture`` of a row after ``held`` birds of ``si`` join it, capturing none.
 
     It is computed from the row's capture sizes: the same values, without the row.
 
@@ -893,7 +858,7 @@ def captured_best(
     left: np.ndarray,
     right: np.ndarray,
 ) -> float:
-    """:func:`best_capture` of the row a capture of ``s[base + start:base + stop]`` leaves.
+    """``_best_capture`` of the row a capture of ``s[base + start:base + stop]`` leaves.
 
     The capture is a lay of ``held`` birds of ``si``; the result is 0 when the row is
     left with one species (it is refilled with cards nobody knows). It is measured
@@ -938,12 +903,11 @@ def greedy_scores(
     scores: np.ndarray,
     iw: np.ndarray,
     fw: np.ndarray,
-    row: np.ndarray,
 ) -> int:
     """``GreedyBot.scores`` of the acting seat: ``scores[a]`` for every legal id ``a``.
 
-    ``iw`` (200 integers), ``fw`` (64 floats) and ``row`` (``MAX_ROW`` int16) are scratch
-    space. Returns the number of legal actions (``mask`` holds them).
+    ``iw`` (200 integers) and ``fw`` (64 floats) are scratch space. Returns the number of
+    legal actions (``mask`` holds them).
     """
     n = opt[O_PLAYERS]
     me = s[CURRENT]
@@ -1105,10 +1069,9 @@ def greedy_choice(
     scores: np.ndarray,
     iw: np.ndarray,
     fw: np.ndarray,
-    row: np.ndarray,
 ) -> int:
     """``GreedyBot.choose``: ``rng.choice`` among the best-scored legal actions."""
-    greedy_scores(s, opt, feed_weight, end_round_threshold, mask, scores, iw, fw, row)
+    greedy_scores(s, opt, feed_weight, end_round_threshold, mask, scores, iw, fw)
     top = -np.inf
     for a in range(NUM_ACTIONS):
         if mask[a] and scores[a] > top:
@@ -1138,13 +1101,10 @@ def bot_choice(
     scores: np.ndarray,
     iw: np.ndarray,
     fw: np.ndarray,
-    row: np.ndarray,
 ) -> int:
     """The choice of the batch bot ``kind`` (``RANDOM`` or ``GREEDY``)."""
     if kind == GREEDY:
-        return greedy_choice(
-            s, opt, mt, feed_weight, end_round_threshold, mask, scores, iw, fw, row
-        )
+        return greedy_choice(s, opt, mt, feed_weight, end_round_threshold, mask, scores, iw, fw)
     return random_choice(s, mt, mask)
 
 
@@ -1166,8 +1126,9 @@ def legal_masks(states: np.ndarray, masks: np.ndarray) -> None:
 @jit
 def first_illegal(states: np.ndarray, actions: np.ndarray) -> int:
     """The first game whose action is illegal (games that are over ignore theirs), or -1."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     for b in range(states.shape[0]):
-        if states[b, PHASE] != OVER and not is_legal(states[b], actions[b]):
+        if states[b, PHASE] != OVER and not is_legal(states[b], actions[b], mask):
             return b
     return -1
 
@@ -1250,14 +1211,13 @@ SCRATCH_INTS = 200
 SCRATCH_FLOATS = 64
 
 
-def scratch(threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The bots' working space, one row per thread: masks, scores, ints, floats, a row."""
+def scratch(threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The bots' working space, one row per thread: masks, scores, ints, floats."""
     return (
         np.zeros((threads, NUM_ACTIONS), dtype=np.uint8),
         np.zeros((threads, NUM_ACTIONS)),
         np.zeros((threads, SCRATCH_INTS), dtype=np.int64),
         np.zeros((threads, SCRATCH_FLOATS)),
-        np.zeros((threads, MAX_ROW), dtype=np.int16),
     )
 
 
@@ -1271,14 +1231,14 @@ def play_game_bots(
     ``work`` the per-thread :func:`scratch`.
     """
     kinds, mts, feed_weights, thresholds = bots
-    masks, scores, iw, fw, rows = work
+    masks, scores, iw, fw = work
     tid = get_thread_id()
     decisions = 0
     while s[PHASE] != OVER and kinds[s[CURRENT]] != HUMAN:
         p = s[CURRENT]
         a = bot_choice(
             s, opt, kinds[p], mts[b, p], feed_weights[p], thresholds[p], masks[tid],
-            scores[tid], iw[tid], fw[tid], rows[tid],
+            scores[tid], iw[tid], fw[tid],
         )  # fmt: skip
         apply_action(s, seed, opt, a)
         decisions += 1
