@@ -21,6 +21,8 @@ import operator
 from collections.abc import Callable, Sequence
 from math import comb
 
+import attrs
+
 from .actions import Phase
 from .cards import NUM_SPECIES, SPECIES, Species
 from .errors import InvalidOptionsError, ViewError
@@ -37,7 +39,7 @@ from .state import (
 )
 from .views import PlayerView, check_view_consistency
 
-__all__ = ["determinize"]
+__all__ = ["DealPlan", "deal_plan", "determinize"]
 
 _MAX_TRIES = 10_000  # attempts of the card-by-card deal before a view is refused
 _FLOCK_DRAWS = 32  # without knowledge: tries of a hidden acting hand before drawing a flock
@@ -98,6 +100,73 @@ def determinize(
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
     if type(max_draws) is not int or max_draws < 0:
         raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
+    plan = deal_plan(view, knowledge)
+    pool = [SPECIES[i] for i in plan.pool]
+    hidden_in_hands = list(plan.hidden)
+    if plan.limits is not None:
+        return _determinize_within(
+            view,
+            seed,
+            plan.limits,
+            plan.known_discards,
+            pool,
+            hidden_in_hands,
+            plan.need_flock,
+            max_draws if plan.max_draws is None else plan.max_draws,
+        )
+    cards = list(pool)
+    shuffle(cards, seed, 0)
+    hands, pos = _deal_hidden(view, cards, hidden_in_hands)
+    return _determinized(view, seed, 1, hands, cards, pos)
+
+
+@attrs.frozen
+class DealPlan:
+    """What :func:`determinize` deals for a view: the same for every seed.
+
+    The batch simulator's kernels deal determinizations from it exactly as
+    :func:`determinize` does (the expert bot's search).
+
+    Attributes:
+        pool: The cards to deal, as species indices in species order (the unseen cards
+            less the known discards).
+        hidden: Each seat's hidden cards (0 for the viewer).
+        seats: The seats with hidden cards, in the order the rejection path deals them
+            (the acting seat first when it must hold a flock).
+        limits: Each seat's limits on its hidden cards for the rejection path, or
+            ``None`` for the plain shuffle (no knowledge, no flock to draw).
+        known_discards: The cards known to lie in the discard pile.
+        need_flock: Whether the acting seat's hidden cards must give it a flock.
+        max_draws: The draws the rejection path tries before the card-by-card deal
+            when it is there only for a flock (no knowledge); ``None`` when it takes
+            the caller's ``max_draws`` (or there is no rejection path).
+    """
+
+    pool: tuple[int, ...]
+    hidden: tuple[int, ...]
+    seats: tuple[int, ...]
+    limits: tuple[Counts, ...] | None
+    known_discards: Counts
+    need_flock: bool
+    max_draws: int | None
+
+
+def deal_plan(view: PlayerView, knowledge: Knowledge | None = None) -> DealPlan:
+    """Check ``view`` (and ``knowledge``) and return what :func:`determinize` deals for them.
+
+    Raises:
+        ViewError: As :func:`determinize`.
+    """
+    global _last_plan
+    last_view, last_knowledge, plan = _last_plan
+    if view is last_view and knowledge is last_knowledge and plan is not None:
+        return plan  # a search determinizes one view many times (as _checked)
+    plan = _plan(view, knowledge)
+    _last_plan = (view, knowledge, plan)
+    return plan
+
+
+def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
     unseen = _checked(view)  # the cards the viewer cannot locate
     n = view.options.num_players
     current = view.current_player
@@ -105,15 +174,13 @@ def determinize(
     if knowledge is not None:
         discards = _check_knowledge(view, knowledge, unseen)
         unseen = tuple(map(operator.sub, unseen, discards))
-    pool: list[Species] = []
-    for species, count in zip(SPECIES, unseen, strict=True):
-        pool += [species] * count
-    hidden_in_hands = [
+    pool = tuple(i for i, count in enumerate(unseen) for _ in range(count))
+    hidden = tuple(
         0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
         for seat in range(n)
-    ]
+    )
     # The view is consistent and the known discards fit it: the pool fills the hidden places.
-    expected = sum(hidden_in_hands) + view.draw_pile_size + view.discard_pile_size - sum(discards)
+    expected = sum(hidden) + view.draw_pile_size + view.discard_pile_size - sum(discards)
     assert len(pool) == expected
     must_flock = (
         view.phase is Phase.FLOCK
@@ -122,27 +189,22 @@ def determinize(
     )
     # The acting seat's hidden cards must give it a flock (which the check found possible).
     need_flock = must_flock and not can_fly_home(view.known_hands[current])
+    limits: tuple[Counts, ...] | None = None
+    max_draws = None
     if knowledge is not None and not knowledge.is_empty:
-        return _determinize_within(
-            view,
-            seed,
-            knowledge.hidden_limits,
-            discards,
-            pool,
-            hidden_in_hands,
-            need_flock,
-            max_draws,
-        )
-    if need_flock:  # no limits: the fallback's flock draw and card-by-card deal are uniform
-        no_limits = (DECK_COUNTS,) * n
-        return _determinize_within(
-            view, seed, no_limits, discards, pool, hidden_in_hands, True, _FLOCK_DRAWS
-        )
-    cards = list(pool)
-    shuffle(cards, seed, 0)
-    hands, pos = _deal_hidden(view, cards, hidden_in_hands)
-    return _determinized(view, seed, 1, hands, cards, pos)
+        limits = knowledge.hidden_limits
+    elif need_flock:  # no limits: the fallback's flock draw and card-by-card deal are uniform
+        limits = (DECK_COUNTS,) * n
+        max_draws = _FLOCK_DRAWS
+    seats = [seat for seat in range(n) if hidden[seat]]
+    if need_flock:
+        seats.remove(current)
+        seats.insert(0, current)
+    return DealPlan(pool, hidden, tuple(seats), limits, discards, need_flock, max_draws)
 
+
+# The last plan made, for the same view and knowledge objects (see _last_checked).
+_last_plan: tuple[PlayerView | None, Knowledge | None, DealPlan | None] = (None, None, None)
 
 # The last view checked and its unseen cards. A search determinizes one view many times
 # (ISMCTS: once per iteration); a view is immutable, so the same object need not be

@@ -57,6 +57,7 @@ from .actions import Action
 from .engine import apply, legal_actions, new_game, step
 from .errors import CuckooError, IllegalActionError
 from .events import Event, GameStarted, visible_events
+from .knowledge import Knowledge, learn
 from .options import GameOptions
 from .outcome import Outcome
 from .records import GameRecord, GameResult, Metadata, illegal_action_error
@@ -318,6 +319,27 @@ class Match:
         if seat is None or seat != self.to_act:
             return ()
         return legal_actions(self._state)
+
+    def knowledge(self, seat: int | None) -> Knowledge:
+        """What ``seat``'s own history proves beyond its view, for a search or a hint.
+
+        It is :func:`~cuckoo_rules.learn` folded over the setup and every event since,
+        as ``seat`` saw them: what a bot that follows the game
+        (:class:`~cuckoo_rules.bots.IsmctsBot`, the expert) knows, and what
+        :func:`~cuckoo_rules.bots.expert.hint` takes for a person's seat.
+
+        Raises:
+            MatchError: If the match keeps no event log.
+            ViewError: If ``seat`` is not a seat of this game or ``None``.
+
+        Example:
+            >>> from cuckoo_rules import GameOptions, Match
+            >>> match = Match(GameOptions(num_players=2), seed=3, seats=[None, None])
+            >>> match.knowledge(1).known_discards == match.state.discard_pile  # the setup's
+            True
+        """
+        setup = visible_events((GameStarted.of(new_game(self.options, self.seed)),), seat)
+        return learn(Knowledge.start(self.options.num_players), setup + self.events(seat), seat)
 
     def events(self, seat: int | None, after: int = 0) -> tuple[Event, ...]:
         """Return the events numbered ``after`` and up, as ``seat`` may see them.

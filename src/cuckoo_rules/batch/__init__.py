@@ -109,7 +109,14 @@ from ..options import GameOptions
 from ..rng import SEED_LIMIT
 from ..state import GameState
 
-__all__ = ["BATCH_BOTS", "BatchGame", "BatchStep", "ObservedStep", "options_array"]
+__all__ = [
+    "BATCH_BOTS",
+    "BatchGame",
+    "BatchStep",
+    "ObservedStep",
+    "options_array",
+    "state_row",
+]
 
 BATCH_BOTS: tuple[str, ...] = ("random", "greedy")
 """The bot kinds that can play a seat inside the kernels."""
@@ -158,6 +165,38 @@ def _check_seeds(seeds: Iterable[int]) -> NDArray[np.uint64]:
         if not 0 <= int(seed) < SEED_LIMIT:
             raise InvalidOptionsError(f"seeds[{index}]: {seed!r} is not in [0, 2**64)")
     return np.array([int(seed) for seed in items], dtype=np.uint64)
+
+
+def state_row(state: GameState) -> NDArray[np.int16]:
+    """The kernels' row of ``state`` (the layout of ``_kernels``), without its seed.
+
+    :meth:`BatchGame.set_state` stores it; a search fills its own arrays with it.
+    """
+    row = np.zeros(WIDTH, dtype=np.int16)
+    for r, cards in enumerate(state.rows):
+        row[ROW_LEN + r] = len(cards)
+        for j, card in enumerate(cards):
+            row[ROWS + r * MAX_ROW + j] = card.index
+    for j, card in enumerate(state.draw_pile):
+        row[DRAW_CARDS + j] = card.index
+    row[DRAW_POS] = 0
+    row[DRAW_END] = len(state.draw_pile)
+    row[DISCARD : DISCARD + NUM_SPECIES] = state.discard_pile
+    for p in range(state.num_players):
+        for offset, counts in (
+            (HANDS, state.hands[p]),
+            (KNOWN, state.known_hands[p]),
+            (COLLECTIONS, state.collections[p]),
+        ):
+            row[offset + p * NUM_SPECIES : offset + (p + 1) * NUM_SPECIES] = counts
+    row[PHASE] = _PHASE_CODE[state.phase]
+    row[CURRENT] = state.current_player
+    row[DEALER] = state.dealer
+    row[ROUND] = state.round
+    row[TURN] = state.turn
+    row[SHUFFLES] = state.shuffles
+    row[WINNERS] = sum(1 << p for p in state.winners)
+    return row
 
 
 @attrs.frozen
@@ -411,31 +450,7 @@ class BatchGame:
             raise InvalidOptionsError("state: expected a GameState with the batch's options")
         if type(index) is not int or not -len(self) <= index < len(self):
             raise IndexError(f"game index {index!r} is not in a batch of {len(self)}")
-        row = np.zeros(WIDTH, dtype=np.int16)
-        for r, cards in enumerate(state.rows):
-            row[ROW_LEN + r] = len(cards)
-            for j, card in enumerate(cards):
-                row[ROWS + r * MAX_ROW + j] = card.index
-        for j, card in enumerate(state.draw_pile):
-            row[DRAW_CARDS + j] = card.index
-        row[DRAW_POS] = 0
-        row[DRAW_END] = len(state.draw_pile)
-        row[DISCARD : DISCARD + NUM_SPECIES] = state.discard_pile
-        for p in range(state.num_players):
-            for offset, counts in (
-                (HANDS, state.hands[p]),
-                (KNOWN, state.known_hands[p]),
-                (COLLECTIONS, state.collections[p]),
-            ):
-                row[offset + p * NUM_SPECIES : offset + (p + 1) * NUM_SPECIES] = counts
-        row[PHASE] = _PHASE_CODE[state.phase]
-        row[CURRENT] = state.current_player
-        row[DEALER] = state.dealer
-        row[ROUND] = state.round
-        row[TURN] = state.turn
-        row[SHUFFLES] = state.shuffles
-        row[WINNERS] = sum(1 << p for p in state.winners)
-        self._states[index] = row
+        self._states[index] = state_row(state)
         self._seeds[index] = state.seed
 
     # ------------------------------------------------------------------ acting

@@ -1,4 +1,4 @@
-"""Bot specifications: ``"greedy"``, ``"ismcts:iterations=300"``, ``"ismcts:seconds=0.1"``.
+"""Bot specifications: ``"greedy"``, ``"ismcts:iterations=300"``, ``"expert:seconds=0.2"``.
 
 A specification is a bot kind, optionally followed by parameters, each introduced by a
 colon: ``KIND[:NAME=VALUE[:NAME=VALUE...]]``, for example
@@ -18,6 +18,20 @@ import attrs
 from .base import Bot, BotError, BotSpecError, RandomBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
+
+
+def _expert(**params: Any) -> Bot:
+    """Build an :class:`~cuckoo_rules.bots.expert.ExpertBot` (imported when first used).
+
+    Raises:
+        BotError: If the ``batch`` extra (NumPy, numba) is not installed, or a parameter
+            is out of range.
+    """
+    try:
+        from .expert import ExpertBot
+    except ModuleNotFoundError as error:
+        raise BotError(str(error)) from None
+    return ExpertBot(**params)
 
 __all__ = [
     "BOT_KINDS",
@@ -70,6 +84,20 @@ BOT_KINDS: Mapping[str, BotKind] = MappingProxyType(
                 }
             ),
             "information set Monte Carlo tree search",
+        ),
+        "expert": BotKind(
+            "expert",
+            _expert,
+            MappingProxyType(
+                {
+                    "simulations": int,
+                    "seconds": float,
+                    "width": int,
+                    "rollout_turns": int,
+                    "temperature": float,
+                }
+            ),
+            "determinized Monte Carlo search with greedy rollouts (extra 'batch')",
         ),
     }
 )

@@ -1,0 +1,438 @@
+"""The expert bot: determinized Monte Carlo search in the batch simulator's kernels.
+
+:class:`ExpertBot` decides by *determinized flat Monte Carlo with greedy rollouts*, the
+search of a game of hidden hands where many cheap simulations beat a deep tree:
+
+1. **Candidates.** The legal actions, best first by the
+   :class:`~cuckoo_rules.bots.GreedyBot` heuristic; the first :attr:`ExpertBot.width`
+   are searched (all of them when ``width`` is 0).
+2. **Determinizations.** Each simulation starts from a full state drawn by
+   :func:`~cuckoo_rules.determinize` from the seat's view and the
+   :class:`~cuckoo_rules.Knowledge` its own history proves (what the bot follows
+   through :meth:`ExpertBot.inform`, or ``choose(view, knowledge=...)``), with a seed
+   from the bot's own :class:`random.Random`: every hidden card is dealt anew, so the
+   bot never plays on the true hands or the true draw pile.
+3. **Rollouts in the kernels.** Each determinization is copied once per candidate, the
+   candidate is played, and every seat then plays the greedy bot's choice (its scores
+   in the compiled kernels of :mod:`cuckoo_rules.batch`, ties broken by the
+   determinization's own random stream) to the end of the game, or for
+   :attr:`ExpertBot.rollout_turns` turns and then scored like :class:`IsmctsBot` scores
+   an unfinished game. A finished game rewards each winner ``1/k``. All the rollouts
+   of a round run in one kernel call, over the machine's cores.
+4. **Sequential halving.** The budget of simulations is split into
+   ``ceil(log2(candidates))`` rounds; each round deals fresh determinizations, plays
+   every surviving candidate on each of them (so candidates are compared on the same
+   cards and the same luck) and keeps the better half. The bot plays the survivor with
+   the best mean reward: its estimated chance of winning after that action.
+
+The budget is a number of simulations (rollouts) per decision, which is deterministic:
+the same seed, views and budget give the same choices on any machine, or a number of
+seconds (a pilot round measures the machine's speed and sizes the rest), or both,
+whichever ends first. :meth:`ExpertBot.estimates` returns every searched action's
+estimate: the hints a front end shows.
+
+It needs the ``batch`` extra (NumPy and numba); the first decision of a fresh install
+compiles the kernels (cached after).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from ..actions import Action, action_id
+from ..determinization import deal_plan
+from ..engine import legal_actions
+from ..errors import needs_extra
+from ..events import Event, GameStarted
+from ..knowledge import Knowledge, learn
+from ..state import DECK_COUNTS
+from ..views import PlayerView, determinize
+from .base import BotError, check_view, own_rng
+from .greedy import GreedyBot
+
+try:
+    import numba
+    import numpy as np
+
+    from ..batch import options_array, state_row
+    from ..batch._kernels import (
+        HANDS,
+        NUM_SPECIES,
+        WIDTH,
+        determinize_rows,
+        scratch,
+        search_rollouts,
+    )
+except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
+    raise needs_extra(__name__, "batch", error) from error
+
+__all__ = ["DEFAULT_HINT_SIMULATIONS", "DEFAULT_SIMULATIONS", "ActionEstimate", "ExpertBot", "hint"]
+
+DEFAULT_SIMULATIONS = 2000
+"""The default budget of :class:`ExpertBot`: simulations (rollouts) per decision."""
+
+DEFAULT_HINT_SIMULATIONS = 3000
+"""The default budget of :func:`hint`: simulations over every legal action."""
+
+_SEED_BITS = 64
+_MAX_DRAWS = 32  # uniform draws per determinization before the card-by-card deal
+_PILOT = 4  # determinizations of the first round of a search budgeted in seconds only
+_USE = 0.85  # the share of the remaining time a time-budgeted search plans to use
+
+
+@attrs.frozen
+class ActionEstimate:
+    """What the expert's search found out about one legal action.
+
+    Attributes:
+        action: The action.
+        win_chance: The mean reward of the acting seat after the action, over the
+            simulations: its estimated chance of winning (a victory shared by ``k``
+            counts ``1/k``).
+        simulations: The simulations that evaluated it (actions dropped early by the
+            sequential halving have fewer).
+    """
+
+    action: Action
+    win_chance: float
+    simulations: int
+
+
+class _Followed:
+    """What the bot learned from the game it is informed of (mutable, owned by one bot)."""
+
+    __slots__ = ("knowledge", "view")
+
+    def __init__(self) -> None:
+        self.knowledge: Knowledge | None = None
+        self.view: PlayerView | None = None
+
+
+def _check(bot: ExpertBot) -> None:
+    if bot.simulations is not None and (type(bot.simulations) is not int or bot.simulations < 1):
+        raise BotError(f"simulations must be a positive integer, got {bot.simulations!r}")
+    if bot.seconds is not None and (
+        not isinstance(bot.seconds, int | float) or not 0 < bot.seconds < math.inf
+    ):
+        raise BotError(f"seconds must be a positive finite number, got {bot.seconds!r}")
+    if type(bot.width) is not int or bot.width < 0:
+        raise BotError(f"width must be 0 (every action) or a positive integer, got {bot.width!r}")
+    if type(bot.rollout_turns) is not int or bot.rollout_turns < -1:
+        raise BotError(
+            f"rollout_turns must be -1 (to the end) or a non-negative integer, "
+            f"got {bot.rollout_turns!r}"
+        )
+    if not isinstance(bot.temperature, int | float) or not 0 < bot.temperature < math.inf:
+        raise BotError(f"temperature must be a positive finite number, got {bot.temperature!r}")
+
+
+@attrs.frozen
+class ExpertBot:
+    """The strongest bot here: determinized Monte Carlo search (see the module documentation).
+
+    Attributes:
+        seed: Seeds the bot's own :class:`random.Random` (determinizations, rollouts).
+        simulations: Simulations (rollouts) per decision, or ``None`` for no limit on
+            simulations (then ``seconds`` must be set). When neither is set the budget
+            is :data:`DEFAULT_SIMULATIONS`.
+        seconds: Thinking time per decision, in seconds, or ``None``. A time budget
+            makes the bot's play depend on the machine's speed.
+        width: How many candidate actions are searched, best first by the greedy
+            heuristic; ``0`` searches every legal action.
+        rollout_turns: Turns each rollout plays after the candidate before the position
+            is scored; ``-1`` (the default) plays to the end of the game.
+        temperature: Turns heuristic score differences into rewards when a rollout
+            stops before the end (softmax temperature, in collection-value points).
+
+    Raises:
+        BotError: If a parameter is out of range.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
+        >>> state = new_game(GameOptions(num_players=2), seed=1)
+        >>> view = observe(state, state.current_player)
+        >>> ExpertBot(seed=5, simulations=64).choose(view) in legal_actions(view)
+        True
+    """
+
+    seed: int = 0
+    simulations: int | None = None
+    seconds: float | None = None
+    width: int = 12
+    rollout_turns: int = -1
+    temperature: float = 10.0
+    _rng: random.Random = attrs.field(
+        init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
+    )
+    _followed: _Followed = attrs.field(init=False, repr=False, eq=False, factory=_Followed)
+
+    def __attrs_post_init__(self) -> None:
+        _check(self)
+
+    @property
+    def simulation_budget(self) -> int | None:
+        """The simulations per decision in force (``None``: limited by time only)."""
+        if self.simulations is None and self.seconds is None:
+            return DEFAULT_SIMULATIONS
+        return self.simulations
+
+    def inform(self, view: PlayerView, events: tuple[Event, ...]) -> None:
+        """Follow the game: learn what ``events`` prove (see :mod:`cuckoo_rules.match`).
+
+        Args:
+            view: The bot's seat's view after the events.
+            events: The events of one action as the seat saw them, or the setup of a
+                new game (a :class:`~cuckoo_rules.GameStarted` first), which forgets the
+                game followed before.
+
+        Raises:
+            ViewError: If an event names a seat the game does not have.
+        """
+        followed = self._followed
+        if events and type(events[0]) is GameStarted:
+            followed.knowledge = Knowledge.start(view.num_players)
+        if followed.knowledge is not None:
+            followed.knowledge = learn(followed.knowledge, events, view.viewer)
+        followed.view = view
+
+    @property
+    def followed_knowledge(self) -> Knowledge | None:
+        """What the bot learned from the game it is informed of (``None`` before a start)."""
+        return self._followed.knowledge
+
+    def choose(self, view: PlayerView, knowledge: Knowledge | None = None) -> Action:
+        """Search from ``view`` within the budget and return the best action found.
+
+        Args:
+            view: What the acting seat sees.
+            knowledge: What the acting seat's own history proves beyond ``view`` (see
+                :meth:`IsmctsBot.choose <cuckoo_rules.bots.IsmctsBot.choose>`);
+                ``None`` uses what the bot followed through :meth:`inform` if ``view``
+                is the view it was last informed of, else the view alone.
+
+        Returns:
+            One of ``legal_actions(view)``.
+
+        Raises:
+            BotError: If ``view`` is not the acting seat's view, or ``knowledge`` is not
+                a :class:`~cuckoo_rules.Knowledge` of this game's seats.
+            ViewError: If ``knowledge`` does not fit ``view`` otherwise.
+        """
+        actions = legal_actions(check_view(view))
+        if len(actions) == 1:
+            return actions[0]
+        return self.estimates(view, knowledge)[0].action
+
+    def estimates(
+        self, view: PlayerView, knowledge: Knowledge | None = None
+    ) -> tuple[ActionEstimate, ...]:
+        """Search from ``view`` and return the searched actions' estimates, best first.
+
+        The first is the action :meth:`choose` plays. With ``width=0`` every legal
+        action is searched (what a hint shows); otherwise the actions the greedy
+        heuristic ranks below the first ``width`` are not.
+
+        Args:
+            view: What the acting seat sees.
+            knowledge: As for :meth:`choose`.
+
+        Raises:
+            BotError: As :meth:`choose`.
+            ViewError: As :meth:`choose`.
+
+        Example:
+            >>> from cuckoo_rules import GameOptions, new_game, observe
+            >>> view = observe(new_game(GameOptions(num_players=2), seed=1), 1)
+            >>> best = ExpertBot(seed=5, simulations=64, width=3).estimates(view)
+            >>> len(best), 0 <= best[0].win_chance <= 1
+            (3, True)
+        """
+        check_view(view)
+        if knowledge is None:
+            followed = self._followed
+            if followed.knowledge is not None and view == followed.view:
+                knowledge = followed.knowledge
+        elif not isinstance(knowledge, Knowledge):
+            raise BotError(
+                f"knowledge: expected a Knowledge (or None), got {type(knowledge).__name__}"
+            )
+        if knowledge is not None and len(knowledge.hidden_limits) != view.num_players:
+            raise BotError(
+                f"knowledge: {len(knowledge.hidden_limits)} seats for a "
+                f"{view.num_players}-player game"
+            )
+        return _Search(self, view, knowledge).run()
+
+
+def hint(
+    view: PlayerView,
+    knowledge: Knowledge | None = None,
+    *,
+    top: int = 3,
+    simulations: int = DEFAULT_HINT_SIMULATIONS,
+    seed: int = 0,
+) -> tuple[ActionEstimate, ...]:
+    """The expert's best moves for the seat to act, with its estimated chance of winning.
+
+    Every legal action is searched (``ExpertBot(width=0)``); the result is best first,
+    the first being the move the expert would play. For a person's seat in a
+    :class:`~cuckoo_rules.Match`, pass ``match.view(seat)`` and
+    ``match.knowledge(seat)``.
+
+    Args:
+        view: The view of the seat to act.
+        knowledge: What the seat's own history proves (:meth:`Match.knowledge
+            <cuckoo_rules.Match.knowledge>`), or ``None`` for the view alone.
+        top: How many moves to return (``0``: every legal action).
+        simulations: The search's budget (deterministic: the same view, knowledge,
+            seed and budget give the same hint).
+        seed: Seeds the search.
+
+    Raises:
+        BotError: If ``view`` is not the acting seat's view, or an argument is out of
+            range.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, Match
+        >>> match = Match(GameOptions(num_players=2), seed=3, seats=[None, None])
+        >>> seat = match.to_act
+        >>> best = hint(match.view(seat), match.knowledge(seat), simulations=200)
+        >>> len(best), best[0].action in match.legal_actions(seat)
+        (3, True)
+    """
+    if type(top) is not int or top < 0:
+        raise BotError(f"top must be 0 (every action) or a positive integer, got {top!r}")
+    found = ExpertBot(seed=seed, simulations=simulations, width=0).estimates(view, knowledge)
+    return found[:top] if top else found
+
+
+class _Search:
+    """One decision's sequential halving (see the module documentation)."""
+
+    def __init__(self, bot: ExpertBot, view: PlayerView, knowledge: Knowledge | None) -> None:
+        self.bot = bot
+        self.view = view
+        self.knowledge = knowledge
+        scored = GreedyBot().scores(view)
+        order = sorted(range(len(scored)), key=lambda k: -scored[k][1])
+        if bot.width:
+            order = order[: bot.width]
+        self.actions = [scored[k][0] for k in order]
+        self.ids = np.array([action_id(a) for a in self.actions], dtype=np.int64)
+        self.sums = np.zeros(len(self.actions))
+        self.counts = np.zeros(len(self.actions), dtype=np.int64)
+        self.opt = options_array(view.options)
+        self.work = scratch(_threads())
+        self._deals(view, knowledge)
+
+    def _deals(self, view: PlayerView, knowledge: Knowledge | None) -> None:
+        """What the kernels need to deal determinizations as ``determinize`` does."""
+        plan = deal_plan(view, knowledge)
+        n = view.num_players
+        template = state_row(determinize(view, 0, knowledge=knowledge, max_draws=0))
+        for seat in range(n):
+            start = HANDS + seat * NUM_SPECIES
+            if seat != view.viewer:
+                template[start : start + NUM_SPECIES] = view.known_hands[seat]
+        within = plan.limits is not None
+        limits = plan.limits if plan.limits is not None else (DECK_COUNTS,) * n
+        draws = _MAX_DRAWS if plan.max_draws is None else plan.max_draws
+        seats = np.full(n, -1, dtype=np.int64)
+        seats[: len(plan.seats)] = plan.seats
+        self.template = template
+        self.pool = np.array(plan.pool, dtype=np.int16)
+        self.deal = (
+            np.array(plan.hidden, dtype=np.int64),
+            seats,
+            np.array(limits, dtype=np.int64),
+            np.array(plan.known_discards, dtype=np.int64),
+            np.array(
+                [within, plan.need_flock, view.current_player, view.draw_pile_size, draws],
+                dtype=np.int64,
+            ),
+        )
+
+    def run(self) -> tuple[ActionEstimate, ...]:
+        bot = self.bot
+        alive = list(range(len(self.actions)))
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        budget = bot.simulation_budget
+        deadline = None if bot.seconds is None else time.perf_counter() + bot.seconds
+        used = 0
+        pace = 0.0  # seconds per simulation, measured
+        for done in range(rounds):
+            if done:
+                if len(alive) == 1 or (deadline is not None and time.perf_counter() >= deadline):
+                    break
+                if budget is None:  # time only: what the time left allows
+                    assert deadline is not None
+                    left = (deadline - time.perf_counter()) * _USE
+                    each = int(left / pace / (rounds - done)) // len(alive)
+                else:
+                    each = (budget - used) // ((rounds - done) * len(alive))
+            elif budget is None:
+                each = _PILOT  # a pilot round measures the machine's pace
+            else:
+                each = budget // (rounds * len(alive))
+            each = max(each, 1)
+            started = time.perf_counter()
+            self._round(alive, each)
+            used += each * len(alive)
+            pace = max((time.perf_counter() - started) / (each * len(alive)), 1e-9)
+            alive = self._better_half(alive)
+        return self._ranked()
+
+    def _round(self, alive: Sequence[int], determinizations: int) -> None:
+        """Deal ``determinizations`` states and play every candidate of ``alive`` on each."""
+        rng = self.bot._rng
+        roots = np.zeros((determinizations, WIDTH), dtype=np.int16)
+        seeds = np.array(
+            [rng.getrandbits(_SEED_BITS) for _ in range(determinizations)], dtype=np.uint64
+        )
+        shuffles = np.zeros(determinizations, dtype=np.int64)
+        determinize_rows(roots, seeds, shuffles, self.template, self.pool, self.deal)
+        for d in np.flatnonzero(shuffles < 0):  # every rejection draw failed: the fallback
+            state = determinize(
+                self.view, int(seeds[d]), knowledge=self.knowledge, max_draws=_MAX_DRAWS
+            )
+            roots[d] = state_row(state)
+        chosen = np.asarray(alive, dtype=np.int64)
+        pairs = np.zeros((determinizations * len(chosen), 2), dtype=np.int64)
+        pairs[:, 0] = np.repeat(np.arange(determinizations), len(chosen))
+        pairs[:, 1] = np.tile(chosen, determinizations)
+        rewards = np.zeros(len(pairs))
+        search_rollouts(
+            roots, seeds, self.opt, self.ids, pairs, self.view.current_player,
+            self.bot.rollout_turns, float(self.bot.temperature),
+            np.uint64(rng.getrandbits(_SEED_BITS)), self.work, rewards,
+        )  # fmt: skip
+        np.add.at(self.sums, pairs[:, 1], rewards)
+        np.add.at(self.counts, pairs[:, 1], 1)
+
+    def _means(self) -> np.ndarray:
+        return np.asarray(self.sums / np.maximum(self.counts, 1))
+
+    def _better_half(self, alive: list[int]) -> list[int]:
+        means = self._means()
+        # Stable: equal means keep the heuristic's order (the candidates' order).
+        ranked = sorted(alive, key=lambda c: -means[c])
+        return ranked[: max(1, (len(ranked) + 1) // 2)]
+
+    def _ranked(self) -> tuple[ActionEstimate, ...]:
+        means = self._means()
+        order = sorted(range(len(self.actions)), key=lambda c: (-self.counts[c], -means[c]))
+        return tuple(
+            ActionEstimate(self.actions[c], float(means[c]), int(self.counts[c])) for c in order
+        )
+
+
+def _threads() -> int:
+    """The most threads a kernel can use (the per-thread scratch rows needed)."""
+    config: Any = numba.config  # numba's own annotations do not cover its config
+    return int(config.NUMBA_NUM_THREADS)
