@@ -336,7 +336,7 @@ def test_specs_parse_and_build() -> None:
     ("text", "message"),
     [
         ("", "empty"),
-        ("alphazero", "unknown bot 'alphazero' \\(choose from random, greedy, ismcts\\)"),
+        ("alphazero", "unknown bot 'alphazero' \\(choose from random, greedy, ismcts, expert\\)"),
         ("greedy:depth=2", "unknown parameter 'depth' for greedy"),
         ("random:seed=2", "unknown parameter 'seed' for random \\(it takes no parameters\\)"),
         ("ismcts:iterations", "expected NAME=VALUE"),

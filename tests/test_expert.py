@@ -8,6 +8,7 @@ view and the seat's knowledge, and the shape of the hint.
 
 from __future__ import annotations
 
+import argparse
 import random
 
 import pytest
@@ -22,10 +23,12 @@ from cuckoo_rules.batch._kernels import WIDTH, determinize_rows, scratch, search
 from cuckoo_rules.bots import BotSpecError, GreedyBot, make_bot, play_game
 from cuckoo_rules.bots.expert import (
     DEFAULT_SIMULATIONS,
+    VALUE_WEIGHTS,
     ActionEstimate,
     ExpertBot,
     _Search,
     hint,
+    value_features,
 )
 from cuckoo_rules.bots.ismcts import _evaluate
 from cuckoo_rules.match import BotError, Match
@@ -46,7 +49,11 @@ def acting_view(state: cr.GameState) -> cr.PlayerView:
 
 
 def run_rollouts(
-    state: cr.GameState, actions: list[cr.Action], seat: int, turns: int, temperature: float
+    state: cr.GameState,
+    actions: list[cr.Action],
+    seat: int,
+    turns: int,
+    weights: tuple[float, ...] = (0.1, 0.1, 0.0, 0.0),
 ) -> np.ndarray:
     roots = np.zeros((1, WIDTH), dtype=np.int16)
     roots[0] = state_row(state)
@@ -55,7 +62,7 @@ def run_rollouts(
     rewards = np.zeros(len(actions))
     search_rollouts(
         roots, np.array([state.seed], dtype=np.uint64), options_array(state.options), ids,
-        pairs, seat, turns, temperature, np.uint64(7), scratch(8), rewards,
+        pairs, seat, turns, np.array(weights), np.uint64(7), scratch(8), rewards,
     )  # fmt: skip
     return rewards
 
@@ -66,29 +73,36 @@ def run_rollouts(
 @pytest.mark.parametrize("players", [2, 3, 5])
 @pytest.mark.parametrize("seed", range(4))
 def test_a_rollout_of_no_turns_scores_as_ismcts_does(players: int, seed: int) -> None:
-    """With ``turns=0`` the reward is ``IsmctsBot``'s evaluation after the candidate."""
+    """With ``turns=0`` the reward is the evaluation after the candidate: ``IsmctsBot``'s
+    at weights ``(1/T, 1/T, 0, 0)``, and the softmax of the value features at the expert's.
+    """
     state = mid_game(players, seed)
     actions = list(cr.legal_actions(state))
+    learned = VALUE_WEIGHTS[players]
     for seat in range(players):
-        rewards = run_rollouts(state, actions, seat, 0, 10.0)
-        for action, reward in zip(actions, rewards, strict=True):
+        rewards = run_rollouts(state, actions, seat, 0)
+        values = run_rollouts(state, actions, seat, 0, learned)
+        for action, reward, value in zip(actions, rewards, values, strict=True):
             after = cr.apply(state, action)
             if after.phase is cr.Phase.GAME_OVER:
                 expected = winner_shares(after.winners, players)[seat]
-            else:
-                expected = _evaluate(after, 10.0)[seat]
-            assert reward == pytest.approx(expected, rel=1e-12, abs=1e-12)
+                assert reward == value == expected
+                continue
+            assert reward == pytest.approx(_evaluate(after, 10.0)[seat], rel=1e-12, abs=1e-12)
+            scores = np.array(value_features(after)) @ np.array(learned)
+            chances = np.exp(scores - scores.max()) / np.exp(scores - scores.max()).sum()
+            assert value == pytest.approx(chances[seat], rel=1e-12, abs=1e-12)
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_rollout_to_the_end_rewards_a_share_of_the_victory(players: int) -> None:
     state = mid_game(players, 3)
     actions = list(cr.legal_actions(state))
-    rewards = run_rollouts(state, actions, state.current_player, -1, 10.0)
+    rewards = run_rollouts(state, actions, state.current_player, -1)
     shares = {0.0, 1.0} | {1.0 / k for k in range(2, players + 1)}
     assert set(rewards.tolist()) <= shares
     # Every seat's rewards of one rollout add up to one victory.
-    totals = sum(run_rollouts(state, actions[:1], seat, -1, 10.0)[0] for seat in range(players))
+    totals = sum(run_rollouts(state, actions[:1], seat, -1)[0] for seat in range(players))
     assert totals == pytest.approx(1.0)
 
 
@@ -107,7 +121,6 @@ def test_the_spec_builds_the_expert_and_checks_its_parameters() -> None:
         ("expert:seconds=inf", "seconds must be a positive finite number"),
         ("expert:width=-1", "width must be 0"),
         ("expert:rollout_turns=-2", "rollout_turns must be -1"),
-        ("expert:temperature=0", "temperature must be a positive finite number"),
         ("expert:depth=2", "unknown parameter 'depth'"),
     ]:
         with pytest.raises(BotSpecError, match=says):
@@ -117,10 +130,11 @@ def test_the_spec_builds_the_expert_and_checks_its_parameters() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_games_against_greedy_are_legal(players: int) -> None:
     """A Match checks every action; the expert's seats follow the game through inform."""
-    bots = [ExpertBot(seed=1, simulations=24)] + [GreedyBot(seed=s) for s in range(1, players)]
+    expert = ExpertBot(seed=1, simulations=24)
+    bots: list[cr.bots.Bot] = [expert, *(GreedyBot(seed=s) for s in range(1, players))]
     played = play_game(cr.GameOptions(num_players=players), seed=players, bots=bots)
     assert played.record.actions
-    assert bots[0].followed_knowledge is not None
+    assert expert.followed_knowledge is not None
 
 
 def test_the_followed_knowledge_is_the_matchs() -> None:
@@ -260,3 +274,15 @@ def test_the_kernel_deals_determinizations_as_determinize_does(players: int, gam
                 checked += 1
         match.act(seat, rng.choice(match.legal_actions(seat)))
     assert checked > 2 * fallbacks  # five players with knowledge fall back most (about 1 in 7)
+
+
+def test_the_command_line_names_the_default_budget() -> None:
+    from cuckoo_rules.cli import build_parser
+
+    (commands,) = [
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    ]
+    description = commands.choices["tournament"].description or ""
+    assert f"plays {DEFAULT_SIMULATIONS} simulations" in description

@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import random
 import re
+import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -282,3 +285,127 @@ def test_round_end_gets_a_summary() -> None:
     assert "** Round 1 is over. Collections:" in text
     assert "Game over" in text
     assert all(len(line) <= 80 for line in text.splitlines() if "choice (" not in line)
+
+
+# --------------------------------------------------------------------------- hints
+
+HINT_BUDGET = 100  # simulations per hint in these tests: enough for the shape, and fast
+
+
+def expert() -> ModuleType:
+    """The expert's module, or a skip without the batch extra (NumPy and numba)."""
+    module: ModuleType = pytest.importorskip("cuckoo_rules.bots.expert", reason="no batch extra")
+    return module
+
+
+def run_hints(text: str, seed: int = 7) -> tuple[list[str], cr.GameRecord]:
+    out = io.StringIO()
+    players: list[cr.bots.Bot | None] = [None, cr.bots.make_bot("random", 1)]
+    record = terminal.play_interactive(
+        cr.GameOptions(num_players=2),
+        seed,
+        0,
+        players,
+        Console(io.StringIO(text), out),
+        hint_simulations=HINT_BUDGET,
+    )
+    return out.getvalue().splitlines(), record
+
+
+def hinted(lines: list[str], view: cr.PlayerView) -> list[tuple[int, int, cr.Action]]:
+    """The (percentage, number, action) of each move of the first hint in ``lines``."""
+    header = (
+        f"Hint (expert, {HINT_BUDGET} simulations): estimated chance of winning after each move"
+    )
+    start = next(i for i, line in enumerate(lines) if line.endswith(header))
+    end = lines.index("Type a move's number (or its notation) to play it.", start)
+    legal = cr.legal_actions(view)
+    moves = []
+    for line in lines[start + 1 : end]:
+        assert len(line) <= 80
+        found = re.fullmatch(r"  +(\d+)%  +(\d+)\. (.+)", line)
+        assert found, line
+        percent, number = int(found[1]), int(found[2])
+        assert 0 <= percent <= 100
+        assert 1 <= number <= len(legal)
+        action = legal[number - 1]
+        # The move as the move list shows it: its number there, notation and effect.
+        shown = f"{cr.notation.format_action(action):<24} {terminal.describe_action(action, view)}"
+        assert line == terminal._fit(f"  {percent:>3}%  {number:>2}. {shown}")
+        moves.append((percent, number, action))
+    assert len(moves) == min(3, len(legal))
+    return moves
+
+
+def test_hint_prints_the_experts_three_best_moves_with_percentages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = expert()
+    real_hint = module.hint
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append((args, kwargs))
+        return real_hint(*args, **kwargs)
+
+    monkeypatch.setattr(module, "hint", spy)
+    # Two hints at the first decision: one search, printed twice.
+    lines, _ = run_hints("hint\nh\nq\n\n")
+    match = cr.Match(cr.GameOptions(num_players=2), 7, [None, None])
+    view, knowledge = match.view(0), match.knowledge(0)
+    moves = hinted(lines, view)
+    assert len(moves) == 3
+    assert len({action for _, _, action in moves}) == 3
+    expected = real_hint(view, knowledge, top=3, simulations=HINT_BUDGET)
+    assert [action for _, _, action in moves] == [estimate.action for estimate in expected]
+    assert [f"{percent}%" for percent, _, _ in moves] == [
+        f"{estimate.win_chance:.0%}" for estimate in expected
+    ]
+    # The search saw the seat's view and what its history proves, once for the decision.
+    assert calls == [((view, knowledge), {"top": 3, "simulations": HINT_BUDGET})]
+    prompt = "choice (1-40, notation, hint, or q to quit)> "
+    answers = [line.removeprefix(prompt) for line in lines if line.startswith(prompt)]
+    hint_header = "Hint (expert, 100 simulations)"
+    assert [line.partition(":")[0] for line in answers] == [hint_header] * 2 + [
+        "You leave the game."
+    ]
+
+
+def test_a_hinted_move_is_played_by_its_number_later_in_the_game() -> None:
+    expert()
+    # Eleven decisions in (a lay), so the knowledge is the history's, not the setup's.
+    lines, record = run_hints("1\n" * 11 + "hint\nq\n\n")
+    match = cr.Match.from_record(record, [None, None])
+    view = match.view(0)
+    assert match.knowledge(0) != cr.Knowledge.at_setup(cr.new_game(record.options, 7))
+    moves = hinted(lines, view)
+    assert len(moves) == 3
+    _, number, action = moves[0]
+    _, again = run_hints("1\n" * 11 + f"hint\n{number}\nq\n\n")
+    assert again.actions[: len(record.actions)] == record.actions
+    assert again.actions[len(record.actions)] == action
+
+
+def test_hint_without_the_batch_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "cuckoo_rules.bots.expert", None)  # as if not installed
+    lines, record = run_hints("hint\n17\nq\n\n")
+    assert (
+        "No hint: the expert needs the batch extra (NumPy and numba): "
+        "pip install 'cuckoo-rules[batch]'"
+    ) in [line.partition("> ")[2] for line in lines]
+    assert record.actions[0] == cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)  # the game goes on
+
+
+@pytest.mark.parametrize("budget", [0, -1, 2.5, True])
+def test_a_bad_hint_budget_is_refused(budget: object) -> None:
+    with pytest.raises(cr.bots.BotError, match="hint_simulations: expected a positive integer"):
+        terminal.play_interactive(
+            cr.GameOptions(num_players=2),
+            7,
+            0,
+            [None, cr.bots.make_bot("random", 1)],
+            Console(io.StringIO(""), io.StringIO()),
+            hint_simulations=budget,  # type: ignore[arg-type]
+        )

@@ -14,10 +14,12 @@ import json
 import random
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -30,8 +32,8 @@ from cuckoo_rules.narration import PHRASES, describe_event
 from cuckoo_rules.options import OptionChoice, OptionInfo, option_info
 from cuckoo_rules.preview import birds_home, preview
 from cuckoo_rules.web import MAX_BODY, create_app
-from cuckoo_rules.web.app import STATIC_DIR
-from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, hash_token
+from cuckoo_rules.web.app import HINT_SIMULATIONS, STATIC_DIR
+from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, describe_move, hash_token
 from tests.documents import all_keys
 
 DOCUMENT_KEYS = [
@@ -253,6 +255,11 @@ def test_a_whole_game_against_greedy(client: TestClient, db: Path) -> None:
     assert response.status_code == 409
     assert response.json() == {"error": "the game is over"}
     assert row_counts(db) == before
+    # So is a hint (before any search, so without the batch extra too).
+    response = client.get(f"/api/tables/{table}/hint", headers=bearer(tokens["0"]))
+    assert response.status_code == 409
+    moves = len(record.actions)
+    assert response.json() == {"error": f"the game is over: no hint (the match is at move {moves})"}
     # The spectator sees the end too, and no hand.
     spectator = client.get(f"/api/tables/{table}").json()
     check_answer(db, spectator, None)
@@ -479,6 +486,13 @@ def test_tokens_are_not_stored_in_clear(client: TestClient, db: Path) -> None:
             f"server's limit of {MAX_ISMCTS_ITERATIONS}",
         ),
         (b'{"seats": ["human", "ismcts:seconds=30"]}', 400, "seconds 30 is above"),
+        (
+            b'{"seats": ["human", "expert:simulations=10000000"]}',
+            400,
+            "seats[1]: bot spec 'expert:simulations=10000000': simulations 10000000 is above "
+            "this server's limit of 20000",
+        ),
+        (b'{"seats": ["human", "expert:seconds=5"]}', 400, "seconds 5 is above"),
         (b'{"seats": ["human", "greedy"], "options": 3}', 400, "options: expected an object"),
         (
             b'{"seats": ["human", "greedy"], "options": {"initial_row_length": 5}}',
@@ -693,6 +707,181 @@ def test_a_seat_bot_chooses_as_a_fresh_bot_told_the_whole_history() -> None:
         else:
             again.act(0, action)
     assert again.state == match.state
+
+
+# --------------------------------------------------------------------------- hints
+
+HINT_BUDGET = 100  # simulations per hint in these tests: enough for the shape, and fast
+
+
+@pytest.fixture
+def hint_client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db, hint_simulations=HINT_BUDGET)) as test_client:
+        yield test_client
+
+
+def expert() -> ModuleType:
+    """The expert's module, or a skip without the batch extra (NumPy and numba)."""
+    module: ModuleType = pytest.importorskip("cuckoo_rules.bots.expert", reason="no batch extra")
+    return module
+
+
+def rebuilt_position(db: Path, table: str, seat: int) -> tuple[cr.PlayerView, cr.Knowledge]:
+    """The seat's view and knowledge, rebuilt here from the stored record alone."""
+    record, _, _ = stored(db, table)
+    match = cr.Match.from_record(record, [None] * record.options.num_players)
+    return match.view(seat), match.knowledge(seat)
+
+
+def test_a_hint_is_the_experts_best_moves_from_the_seats_view_and_knowledge(
+    hint_client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = expert()
+    real_hint = module.hint
+    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append((args, kwargs))
+        return real_hint(*args, **kwargs)
+
+    monkeypatch.setattr(module, "hint", spy)
+    table, tokens = create(hint_client, ["human", "greedy"], seed=BIG_SEED)
+    me = bearer(tokens["0"])
+    rng = random.Random(4)
+    for _ in range(8):  # some history first, so that the knowledge is more than the setup
+        document = hint_client.get(f"/api/tables/{table}", headers=me).json()
+        body = {"action": rng.choice(document["legal_actions"]), "move": document["move"]}
+        assert hint_client.post(f"/api/tables/{table}/actions", json=body, headers=me).is_success
+    document = hint_client.get(f"/api/tables/{table}", headers=me).json()
+    assert document["legal_actions"], "the human is to act"
+    before = row_counts(db)
+
+    response = hint_client.get(f"/api/tables/{table}/hint", headers=me)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert list(answer) == ["move", "simulations", "hints"]
+    assert answer["move"] == document["move"]
+    assert answer["simulations"] == HINT_BUDGET
+    assert len(answer["hints"]) == 3
+    view, knowledge = rebuilt_position(db, table, 0)
+    for item in answer["hints"]:
+        assert list(item) == ["action", "text", "win_chance"]
+        assert item["action"] in document["legal_actions"]
+        assert 0.0 <= item["win_chance"] <= 1.0
+        assert item["text"] == describe_move(cr.decode_action(item["action"]), view)
+        assert item["text"].startswith("You ")
+    assert len({json.dumps(item["action"]) for item in answer["hints"]}) == 3
+    # The search was given the seat's view and what its history proves, nothing else...
+    assert len(calls) == 1
+    args, kwargs = calls[0]
+    assert args == (view, knowledge)
+    assert kwargs == {"top": 3, "simulations": HINT_BUDGET}
+    # ... and the answer is that search's, word for word: nothing hidden can be in it.
+    expected = real_hint(view, knowledge, top=3, simulations=HINT_BUDGET)
+    assert answer["hints"] == [
+        {
+            "action": cr.encode_action(estimate.action),
+            "text": describe_move(estimate.action, view),
+            "win_chance": estimate.win_chance,
+        }
+        for estimate in expected
+    ]
+    assert not SECRET_KEYS & set(all_keys(answer))
+    assert str(BIG_SEED) not in response.text
+    assert tokens["0"] not in response.text
+    assert row_counts(db) == before  # a hint stores nothing
+
+    # Asked again at the same move: the same answer, without a new search.
+    again = hint_client.get(f"/api/tables/{table}/hint", headers=me)
+    assert again.json() == answer
+    assert len(calls) == 1
+    # The hinted move can be played; the next hint answers the next move.
+    body = {"action": answer["hints"][0]["action"], "move": answer["move"]}
+    played = hint_client.post(f"/api/tables/{table}/actions", json=body, headers=me)
+    assert played.status_code == 200, played.text
+    if played.json()["legal_actions"]:
+        later = hint_client.get(f"/api/tables/{table}/hint", headers=me).json()
+        assert later["move"] == played.json()["move"] > answer["move"]
+        assert len(calls) == 2
+
+
+def test_a_hint_is_for_the_seat_to_act_only(hint_client: TestClient, db: Path) -> None:
+    table, tokens = create(hint_client, ["human", "human"], seed=3)
+    _, state, _ = stored(db, table)
+    mover, other = state.current_player, 1 - state.current_player
+    url = f"/api/tables/{table}/hint"
+    _, tokens_elsewhere = create(hint_client, ["human", "greedy"])
+    before = row_counts(db)
+    response = hint_client.get(url, headers=bearer(tokens[str(other)]))
+    assert response.status_code == 409, response.text
+    assert response.json() == {
+        "error": f"it is not your turn: player {mover} is to act (the match is at move 0)"
+    }
+    cases = [
+        ({}, "a seat's token is needed for a hint"),
+        (bearer(tokens_elsewhere["0"]), "the token is not one of this table's seats"),
+        (bearer(tokens[str(mover)][:-1]), "the token is not one of this table's seats"),
+        ({"Authorization": f"Basic {tokens[str(mover)]}"}, "expected 'Bearer <token>'"),
+    ]
+    for headers, message in cases:
+        response = hint_client.get(url, headers=headers)
+        assert response.status_code == 401, response.text
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert message in response.json()["error"]
+    assert hint_client.get("/api/tables/nope/hint", headers=bearer(tokens["0"])).status_code == 404
+    assert hint_client.post(url, headers=bearer(tokens[str(mover)])).status_code == 405
+    assert row_counts(db) == before  # a refused hint stores nothing
+
+
+def test_a_hint_without_the_batch_extra_says_what_to_install(
+    hint_client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, tokens = create(hint_client, ["human", "human"], seed=3)
+    _, state, _ = stored(db, table)
+    monkeypatch.setitem(sys.modules, "cuckoo_rules.bots.expert", None)  # as if not installed
+    response = hint_client.get(
+        f"/api/tables/{table}/hint", headers=bearer(tokens[str(state.current_player)])
+    )
+    assert response.status_code == 501, response.text
+    assert list(response.json()) == ["error"]
+    assert "pip install 'cuckoo-rules[batch]'" in response.json()["error"]
+    # The rest of the table is served as before.
+    document = hint_client.get(f"/api/tables/{table}", headers=bearer(tokens["0"]))
+    check_answer(db, document.json(), 0)
+
+
+def test_a_hinted_move_is_described_as_the_narration_will_tell_it() -> None:
+    # Every legal action of every decision of a random game: a lay or a flock is told in
+    # the sentence the narration then tells of it, the others in fixed words.
+    fixed = {
+        ("draw", cr.Draw()): "You draw 2 cards.",
+        ("draw", cr.Pass()): "You do not draw.",
+        ("flock", cr.Pass()): "You fly no flock home.",
+    }
+    rng = random.Random(5)
+    state = cr.new_game(cr.GameOptions(num_players=3), 5)
+    told: set[str] = set()
+    while not state.is_over:
+        seat = state.current_player
+        view = cr.observe(state, seat)
+        for action in cr.legal_actions(view):
+            text = describe_move(action, view)
+            if isinstance(action, cr.Lay | cr.FlyHome):
+                _, events = cr.step(state, action)
+                assert text == cr.narration.narrate(cr.visible_events(events, seat), seat)[0]
+            else:
+                assert text == fixed[view.phase.value, action]
+            told.add(f"{type(action).__name__} at the {view.phase.value} step")
+        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+    kinds = [("Lay", "lay"), ("FlyHome", "flock"), ("Draw", "draw"), ("Pass", "draw")]
+    assert told == {f"{kind} at the {step} step" for kind, step in [*kinds, ("Pass", "flock")]}
+
+
+def test_the_hint_budget_is_the_librarys_and_checked(db: Path) -> None:
+    assert expert().DEFAULT_HINT_SIMULATIONS == HINT_SIMULATIONS
+    for bad in (0, -5, 2.5, True):
+        with pytest.raises(ValueError, match="hint_simulations: expected a positive integer"):
+            create_app(db, hint_simulations=bad)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- concurrency

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import math
 import os
 import re
 import shutil
@@ -441,6 +442,59 @@ def test_phone_layout_share_links_reload_and_keyboard(
         assert page.evaluate(CLIPPED_NAMES) == []
         assert page.locator("#log li").count() > 3
         screenshot(page, artifacts / "web-client-phone-host.png")
+        assert problems.messages == []
+    finally:
+        context.close()
+
+
+HINT_MS = 120_000  # the first hint of a fresh install compiles the search kernels (~30 s)
+HINT_DOCUMENT = """
+    async () => {
+        const fragment = new URLSearchParams(window.location.hash.slice(1));
+        const headers = { Authorization: `Bearer ${fragment.get("token")}` };
+        const response = await fetch(`/api/tables/${fragment.get("table")}/hint`, { headers });
+        return await response.json();
+    }
+"""
+
+
+def test_the_hint_button_shows_three_moves(browser: Browser, server_url: str) -> None:
+    for module in ("numpy", "numba"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} (the batch extra, which hints need) is not installed")
+    problems = Problems()
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = problems.watch(context.new_page(), "hint")
+        posted: list[object] = []
+
+        def request(request: Request) -> None:
+            if request.method == "POST" and request.url.split("?")[0].endswith("/actions"):
+                posted.append(json.loads(request.post_data or "null"))
+
+        page.on("request", request)
+        create_table(page, server_url, ["random"], seed=7)
+        page.wait_for_selector(ACTIONS)
+        assert page.locator("#hint").is_hidden()
+        page.click("#hint-button")
+        moves = page.locator("#hint-list button.hint-move")
+        moves.nth(2).wait_for(timeout=HINT_MS)
+        assert moves.count() == 3
+        document = page.evaluate(TABLE_DOCUMENT)
+        hint = page.evaluate(HINT_DOCUMENT)  # the server's answer, kept: no second search
+        assert hint["move"] == document["move"]
+        title = page.locator("#hint-title").inner_text()
+        assert f"({hint['simulations']} simulations)" in title
+        for button, item in zip(moves.all(), hint["hints"], strict=True):
+            assert item["action"] in document["legal_actions"]
+            percent = f"{math.floor(100 * item['win_chance'] + 0.5)}%"  # JavaScript's round
+            assert button.inner_text() == f"{percent} {item['text']}"
+            assert button.is_enabled()
+        # Clicking a hinted move plays it; the hint goes with the move it answered.
+        click_and_wait(page, moves.first.click)
+        assert posted == [{"action": hint["hints"][0]["action"], "move": hint["move"]}]
+        assert page.locator("#hint").is_hidden()
+        assert page.locator("#error").is_hidden()
         assert problems.messages == []
     finally:
         context.close()

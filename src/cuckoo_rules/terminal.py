@@ -7,6 +7,12 @@ seat may not know. Bots are given views only. The games run on a
 :mod:`cuckoo_rules.narration`, and what an action would do by
 :func:`~cuckoo_rules.preview.preview`: the terminal holds no rule of its own.
 
+At a decision the human may type ``hint``: the expert's best moves for their seat, each
+with its estimated chance of winning (:func:`hint_lines`, from
+:func:`cuckoo_rules.bots.expert.hint` on the seat's view and
+:meth:`Match.knowledge <cuckoo_rules.Match.knowledge>`, never the state). It needs the
+``batch`` extra; without it the terminal says what to install.
+
 The loops read and write through injected streams (:class:`Console`), so they can be
 tested without a terminal; ``cuckoo-rules play`` and ``cuckoo-rules replay`` wire them
 to the real one.
@@ -17,7 +23,7 @@ from __future__ import annotations
 import itertools
 import os
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TextIO
 
 import attrs
@@ -27,7 +33,8 @@ from .cards import SPECIES, Species
 from .engine import legal_actions
 from .errors import DecodeError, IllegalActionError
 from .events import Event, RoundEnded
-from .match import Bot, Match, MatchError
+from .knowledge import Knowledge
+from .match import Bot, BotError, Match, MatchError
 from .narration import narrate, seat_name, species_name
 from .notation import format_action, parse_action
 from .options import GameOptions
@@ -42,6 +49,7 @@ __all__ = [
     "Console",
     "color_enabled",
     "describe_action",
+    "hint_lines",
     "parse_choice",
     "play_interactive",
     "render_view",
@@ -74,6 +82,9 @@ _COLORS: dict[Species, str] = {
     Species.ROBIN: "31",
 }
 _QUIT_WORDS = frozenset({"q", "quit", "exit"})
+_HINT_WORDS = frozenset({"hint", "h"})
+_HINT_TOP = 3  # the moves a hint shows
+_BATCH_EXTRA = "pip install 'cuckoo-rules[batch]'"
 
 
 def color_enabled(stream: TextIO, *, no_color: bool = False) -> bool:
@@ -291,14 +302,75 @@ def parse_choice(text: str, actions: Sequence[Action]) -> Action | str:
     return action
 
 
-def _choose(console: Console, view: PlayerView) -> Action | None:
-    """Ask the human for an action until a legal one is given; ``None`` to leave."""
+def hint_lines(
+    view: PlayerView, knowledge: Knowledge | None = None, *, simulations: int | None = None
+) -> Iterator[str]:
+    """The lines of a hint: the expert's best moves for the seat to act, best first.
+
+    Each move's line gives the estimated chance of winning after it
+    (:func:`cuckoo_rules.bots.expert.hint`), then the move as the move list shows it,
+    with its number there, the number to type to play it. The search sees only ``view``
+    and ``knowledge``. Without the ``batch`` extra (NumPy and numba) the only line says
+    what to install.
+
+    Args:
+        view: The view of the seat to act.
+        knowledge: What the seat's own history proves (:meth:`Match.knowledge
+            <cuckoo_rules.Match.knowledge>`), or ``None`` for the view alone.
+        simulations: The search's budget; ``None`` for the library's default
+            (:data:`~cuckoo_rules.bots.expert.DEFAULT_HINT_SIMULATIONS`).
+
+    Yields:
+        A header, before the search (which may take a moment: print it at once), then
+        one line per move (at most three) and a line saying how to play one; every line
+        fits 80 columns.
+
+    Raises:
+        BotError: If ``view`` is not the acting seat's view or ``simulations`` is not a
+            positive integer.
+    """
+    try:
+        from .bots.expert import DEFAULT_HINT_SIMULATIONS, hint
+    except ModuleNotFoundError:
+        yield f"No hint: the expert needs the batch extra (NumPy and numba): {_BATCH_EXTRA}"
+        return
+    budget = DEFAULT_HINT_SIMULATIONS if simulations is None else simulations
+    yield f"Hint (expert, {budget} simulations): estimated chance of winning after each move"
+    found = hint(view, knowledge, top=_HINT_TOP, simulations=budget)
+    numbers = {action: number for number, action in enumerate(legal_actions(view), start=1)}
+    for estimate in found:
+        action = estimate.action
+        yield _fit(
+            f"  {estimate.win_chance:>4.0%}  {numbers[action]:>2}. "
+            f"{format_action(action):<24} {describe_action(action, view)}"
+        )
+    yield "Type a move's number (or its notation) to play it."
+
+
+def _choose(
+    console: Console, view: PlayerView, advise: Callable[[], Iterable[str]]
+) -> Action | None:
+    """Ask the human for an action until a legal one is given; ``None`` to leave.
+
+    ``hint`` (or ``h``) prints the lines of ``advise()`` as they come, computed once per
+    decision.
+    """
     actions = legal_actions(view)
     console.say("Your move:", *action_menu(view))
+    advice: list[str] | None = None
     while True:
-        text = console.ask(f"choice (1-{len(actions)}, notation, or q to quit)> ")
+        text = console.ask(f"choice (1-{len(actions)}, notation, hint, or q to quit)> ")
         if text is None or text.lower() in _QUIT_WORDS:
             return None
+        if text.lower() in _HINT_WORDS:
+            if advice is None:
+                advice = []
+                for line in advise():
+                    console.say(line)
+                    advice.append(line)
+            else:
+                console.say(*advice)
+            continue
         choice = parse_choice(text, actions)
         if not isinstance(choice, str):
             return choice
@@ -363,11 +435,14 @@ def play_interactive(
     *,
     names: Sequence[str] | None = None,
     save: str | None = None,
+    hint_simulations: int | None = None,
 ) -> GameRecord:
     """Play a game with a human at ``seat`` and bots at the other seats.
 
     The game is a :class:`~cuckoo_rules.Match`: a bot that follows the game (with an
-    ``inform`` hook) is told what its seat saw.
+    ``inform`` hook) is told what its seat saw. At each decision the human types the
+    number or the notation of a move, ``hint`` for the expert's best moves
+    (:func:`hint_lines`, from the seat's view and knowledge only), or ``q`` to leave.
 
     Args:
         options: The game options.
@@ -378,10 +453,20 @@ def play_interactive(
         names: One name per seat, for the screen and the record.
         save: A path to write the record to at the end (or when the human leaves);
             without it, the human is offered to save on leaving early.
+        hint_simulations: The budget of each hint's search; ``None`` for the library's
+            default (:data:`~cuckoo_rules.bots.expert.DEFAULT_HINT_SIMULATIONS`).
 
     Returns:
         The record of the game as far as it was played.
+
+    Raises:
+        BotError: If ``hint_simulations`` is not a positive integer (or ``None``), or a
+            bot fails.
     """
+    if hint_simulations is not None and (type(hint_simulations) is not int or hint_simulations < 1):
+        raise BotError(
+            f"hint_simulations: expected a positive integer (or None), got {hint_simulations!r}"
+        )
     seats = [None if s == seat else bots[s] for s in range(options.num_players)]
     match = Match(options, seed, seats, names=names)
     meta = Metadata(players=tuple(names)) if names else Metadata()
@@ -394,7 +479,12 @@ def play_interactive(
             view = match.view(seat)
             _show(console, view, match.events(seat, shown), names)
             shown = match.event_count
-            action = _choose(console, view)
+
+            def advise(view: PlayerView = view) -> Iterator[str]:
+                knowledge = match.knowledge(seat)  # what the seat's own history proves
+                return hint_lines(view, knowledge, simulations=hint_simulations)
+
+            action = _choose(console, view, advise)
             if action is None:
                 console.say("You leave the game.")
                 record = match.record(meta)

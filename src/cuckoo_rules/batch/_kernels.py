@@ -1378,11 +1378,13 @@ def rollout_choice(
 
 
 @jit
-def evaluate_seat(s: np.ndarray, opt: np.ndarray, seat: int, temperature: float, fw: Any) -> float:
-    """``seat``'s reward in a game stopped before its end (``IsmctsBot``'s evaluation).
+def evaluate_seat(s: np.ndarray, opt: np.ndarray, seat: int, weights: np.ndarray, fw: Any) -> float:
+    """``seat``'s reward: its share of the victory, or its estimated chance of winning.
 
-    A softmax over the seats of collection value plus hand value, divided by
-    ``temperature``; the seat's share of the victory once the game is over.
+    In a game stopped before its end, the chance is a softmax over the seats of
+    ``weights . (collection value, hand value, hand size, to act)``
+    (``bots.expert.value_features``); weights ``(1/T, 1/T, 0, 0)`` give ``IsmctsBot``'s
+    evaluation at temperature ``T``.
     """
     n = opt[O_PLAYERS]
     if s[PHASE] == OVER:
@@ -1397,13 +1399,20 @@ def evaluate_seat(s: np.ndarray, opt: np.ndarray, seat: int, temperature: float,
         c = s[COLLECTIONS + p * NUM_SPECIES : COLLECTIONS + (p + 1) * NUM_SPECIES].astype(np.int64)
         potential_rows(c, one, two)
         hand = s[HANDS + p * NUM_SPECIES : HANDS + (p + 1) * NUM_SPECIES]
-        values[p] = collection_value(c) + hand_value(hand, one, two)
+        size = 0
+        for i in range(NUM_SPECIES):
+            size += hand[i]
+        values[p] = (
+            weights[0] * collection_value(c)
+            + weights[1] * hand_value(hand, one, two)
+            + weights[2] * size
+            + weights[3] * (p == s[CURRENT])
+        )
     top = values[:n].max()
     total = 0.0
     for p in range(n):
-        total += np.exp((values[p] - top) / temperature)
-    mine = values[seat]
-    return float(np.exp((mine - top) / temperature) / total)
+        total += np.exp(values[p] - top)
+    return float(np.exp(values[seat] - top) / total)
 
 
 @pjit
@@ -1415,7 +1424,7 @@ def search_rollouts(
     pairs: np.ndarray,
     seat: int,
     turns: int,
-    temperature: float,
+    weights: np.ndarray,
     rng_seed: np.uint64,
     work: Any,
     rewards: np.ndarray,
@@ -1441,7 +1450,7 @@ def search_rollouts(
         while s[PHASE] != OVER and (turns < 0 or s[TURN] < stop):
             a, rng = rollout_choice(s, opt, rng, masks[tid], scores[tid], iw[tid], fw[tid])
             apply_action(s, seed, opt, a)
-        rewards[k] = evaluate_seat(s, opt, seat, temperature, fw[tid])
+        rewards[k] = evaluate_seat(s, opt, seat, weights, fw[tid])
 
 
 @jit

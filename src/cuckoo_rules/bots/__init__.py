@@ -11,6 +11,10 @@
 - :class:`RandomBot`, :class:`GreedyBot` (a one-ply heuristic, see
   :mod:`cuckoo_rules.bots.greedy`) and :class:`IsmctsBot` (Information Set Monte Carlo
   Tree Search, see :mod:`cuckoo_rules.bots.ismcts`).
+- :class:`~cuckoo_rules.bots.expert.ExpertBot` (spec ``expert``, in the ``batch``
+  extra, so imported from :mod:`cuckoo_rules.bots.expert`): determinized Monte Carlo
+  search in the batch simulator's kernels, and :func:`~cuckoo_rules.bots.expert.hint`,
+  its best moves for a person.
 - :func:`play_game`: play one game between bots; :class:`PlayedGame` holds its record,
   winners, turns and rounds.
 - :func:`run_tournament`: many games with the seats rotated, in parallel on worker
@@ -18,6 +22,8 @@
   :mod:`cuckoo_rules.bots.tournament`.
 - Bot specifications such as ``"ismcts:iterations=300"``: :func:`parse_bot_spec`,
   :func:`make_bot`, :data:`BOT_KINDS`.
+- :func:`fit_elo`: Elo ratings with intervals from tournaments (see
+  :mod:`cuckoo_rules.bots.ratings` and ``benchmarks/ladder.py``).
 
 Strength, measured with ``python benchmarks/strength.py --workers 2 --seed 1`` on a
 2-core AMD EPYC machine (CPython 3.11); a victory shared by ``k`` players counts ``1/k``,
@@ -47,6 +53,16 @@ from .base import (
 from .greedy import WIN_VALUE, GreedyBot, collection_value, hand_value, potential_table
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
 from .play import DEFAULT_MAX_TURNS, PlayedGame, play_game
+from .ratings import (
+    RATING_MODELS,
+    PairResult,
+    RatedGame,
+    Rating,
+    RatingModel,
+    fit_elo,
+    pairwise_results,
+    rated_games,
+)
 from .specs import BOT_KINDS, BotKind, BotSpec, make_bot, parse_bot_spec, parse_bot_specs
 from .tournament import (
     EntrantResult,
@@ -64,6 +80,7 @@ __all__ = [
     "BOT_KINDS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_MAX_TURNS",
+    "RATING_MODELS",
     "WIN_VALUE",
     "Bot",
     "BotError",
@@ -73,8 +90,12 @@ __all__ = [
     "EntrantResult",
     "GreedyBot",
     "IsmctsBot",
+    "PairResult",
     "PlayedGame",
     "RandomBot",
+    "RatedGame",
+    "Rating",
+    "RatingModel",
     "TournamentGame",
     "TournamentResult",
     "captured_by",
@@ -82,13 +103,16 @@ __all__ = [
     "collection_value",
     "derive_seed",
     "entrant_labels",
+    "fit_elo",
     "hand_value",
     "make_bot",
+    "pairwise_results",
     "parse_bot_spec",
     "parse_bot_specs",
     "play_game",
     "play_tournament_game",
     "potential_table",
+    "rated_games",
     "rollout_action",
     "run_tournament",
     "seating",

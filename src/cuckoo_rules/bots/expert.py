@@ -16,9 +16,10 @@ search of a game of hidden hands where many cheap simulations beat a deep tree:
    candidate is played, and every seat then plays the greedy bot's choice (its scores
    in the compiled kernels of :mod:`cuckoo_rules.batch`, ties broken by the
    determinization's own random stream) to the end of the game, or for
-   :attr:`ExpertBot.rollout_turns` turns and then scored like :class:`IsmctsBot` scores
-   an unfinished game. A finished game rewards each winner ``1/k``. All the rollouts
-   of a round run in one kernel call, over the machine's cores.
+   :attr:`ExpertBot.rollout_turns` turns, the position then being scored by the value
+   estimate (:data:`VALUE_WEIGHTS`: each seat's chance of winning from the position, a
+   model fitted on greedy games). A finished game rewards each winner ``1/k``. All the
+   rollouts of a round run in one kernel call, over the machine's cores.
 4. **Sequential halving.** The budget of simulations is split into
    ``ceil(log2(candidates))`` rounds; each round deals fresh determinizations, plays
    every surviving candidate on each of them (so candidates are compared on the same
@@ -39,8 +40,10 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -51,10 +54,10 @@ from ..engine import legal_actions
 from ..errors import needs_extra
 from ..events import Event, GameStarted
 from ..knowledge import Knowledge, learn
-from ..state import DECK_COUNTS
+from ..state import DECK_COUNTS, GameState
 from ..views import PlayerView, determinize
 from .base import BotError, check_view, own_rng
-from .greedy import GreedyBot
+from .greedy import GreedyBot, collection_value, hand_value
 
 try:
     import numba
@@ -72,7 +75,16 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
 
-__all__ = ["DEFAULT_HINT_SIMULATIONS", "DEFAULT_SIMULATIONS", "ActionEstimate", "ExpertBot", "hint"]
+__all__ = [
+    "DEFAULT_HINT_SIMULATIONS",
+    "DEFAULT_SIMULATIONS",
+    "VALUE_FEATURES",
+    "VALUE_WEIGHTS",
+    "ActionEstimate",
+    "ExpertBot",
+    "hint",
+    "value_features",
+]
 
 DEFAULT_SIMULATIONS = 2000
 """The default budget of :class:`ExpertBot`: simulations (rollouts) per decision."""
@@ -84,6 +96,10 @@ _SEED_BITS = 64
 _MAX_DRAWS = 32  # uniform draws per determinization before the card-by-card deal
 _PILOT = 4  # determinizations of the first round of a search budgeted in seconds only
 _USE = 0.85  # the share of the remaining time a time-budgeted search plans to use
+# One search in the parallel kernels at a time: numba's workqueue threading layer (the
+# one left where neither OpenMP nor TBB is found) must not be entered by two threads at
+# once, and each search uses every core anyway (the web server's bots run in threads).
+_KERNELS = threading.Lock()
 
 
 @attrs.frozen
@@ -102,6 +118,49 @@ class ActionEstimate:
     action: Action
     win_chance: float
     simulations: int
+
+
+VALUE_FEATURES = ("collection value", "hand value", "hand size", "to act")
+"""The features of a seat that the expert's value estimate weighs (:func:`value_features`)."""
+
+
+VALUE_WEIGHTS: Mapping[int, tuple[float, float, float, float]] = MappingProxyType(
+    {
+        2: (0.0696868, 0.00299018, 0.0193739, 0.136573),
+        3: (0.0765992, 0.00294809, 0.0322537, 0.170359),
+        4: (0.083741, 0.00358738, 0.0330632, 0.194943),
+        5: (0.0940898, 0.00423973, 0.0468162, 0.217101),
+    }
+)
+"""The value estimate's weights of :data:`VALUE_FEATURES`, by number of players.
+
+A seat's estimated chance of winning a game stopped before its end is the softmax over
+the seats of ``weights . value_features(state)[seat]``. Fitted on greedy games by
+``scripts/fit_expert_value.py`` (maximum likelihood, a conditional logit).
+"""
+
+
+def value_features(state: GameState) -> tuple[tuple[float, ...], ...]:
+    """Each seat's features for the value estimate (:data:`VALUE_FEATURES`).
+
+    The collection value and hand value are the greedy heuristic's
+    (:func:`~cuckoo_rules.bots.greedy.collection_value`,
+    :func:`~cuckoo_rules.bots.greedy.hand_value`); the kernels compute the same numbers.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game
+        >>> [round(x, 2) for x in value_features(new_game(GameOptions(num_players=2), seed=1))[1]]
+        [-42.25, 3.76, 8.0, 1.0]
+    """
+    return tuple(
+        (
+            collection_value(collection),
+            hand_value(hand, collection),
+            float(sum(hand)),
+            float(seat == state.current_player),
+        )
+        for seat, (hand, collection) in enumerate(zip(state.hands, state.collections, strict=True))
+    )
 
 
 class _Followed:
@@ -128,8 +187,6 @@ def _check(bot: ExpertBot) -> None:
             f"rollout_turns must be -1 (to the end) or a non-negative integer, "
             f"got {bot.rollout_turns!r}"
         )
-    if not isinstance(bot.temperature, int | float) or not 0 < bot.temperature < math.inf:
-        raise BotError(f"temperature must be a positive finite number, got {bot.temperature!r}")
 
 
 @attrs.frozen
@@ -147,8 +204,6 @@ class ExpertBot:
             heuristic; ``0`` searches every legal action.
         rollout_turns: Turns each rollout plays after the candidate before the position
             is scored; ``-1`` (the default) plays to the end of the game.
-        temperature: Turns heuristic score differences into rewards when a rollout
-            stops before the end (softmax temperature, in collection-value points).
 
     Raises:
         BotError: If a parameter is out of range.
@@ -166,7 +221,6 @@ class ExpertBot:
     seconds: float | None = None
     width: int = 12
     rollout_turns: int = -1
-    temperature: float = 10.0
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
@@ -328,6 +382,7 @@ class _Search:
         self.sums = np.zeros(len(self.actions))
         self.counts = np.zeros(len(self.actions), dtype=np.int64)
         self.opt = options_array(view.options)
+        self.weights = np.array(VALUE_WEIGHTS[view.num_players], dtype=np.float64)
         self.work = scratch(_threads())
         self._deals(view, knowledge)
 
@@ -396,7 +451,8 @@ class _Search:
             [rng.getrandbits(_SEED_BITS) for _ in range(determinizations)], dtype=np.uint64
         )
         shuffles = np.zeros(determinizations, dtype=np.int64)
-        determinize_rows(roots, seeds, shuffles, self.template, self.pool, self.deal)
+        with _KERNELS:
+            determinize_rows(roots, seeds, shuffles, self.template, self.pool, self.deal)
         for d in np.flatnonzero(shuffles < 0):  # every rejection draw failed: the fallback
             state = determinize(
                 self.view, int(seeds[d]), knowledge=self.knowledge, max_draws=_MAX_DRAWS
@@ -407,11 +463,12 @@ class _Search:
         pairs[:, 0] = np.repeat(np.arange(determinizations), len(chosen))
         pairs[:, 1] = np.tile(chosen, determinizations)
         rewards = np.zeros(len(pairs))
-        search_rollouts(
-            roots, seeds, self.opt, self.ids, pairs, self.view.current_player,
-            self.bot.rollout_turns, float(self.bot.temperature),
-            np.uint64(rng.getrandbits(_SEED_BITS)), self.work, rewards,
-        )  # fmt: skip
+        tie_seed = np.uint64(rng.getrandbits(_SEED_BITS))
+        with _KERNELS:
+            search_rollouts(
+                roots, seeds, self.opt, self.ids, pairs, self.view.current_player,
+                self.bot.rollout_turns, self.weights, tie_seed, self.work, rewards,
+            )  # fmt: skip
         np.add.at(self.sums, pairs[:, 1], rewards)
         np.add.at(self.counts, pairs[:, 1], 1)
 

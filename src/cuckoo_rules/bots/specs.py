@@ -33,6 +33,7 @@ def _expert(**params: Any) -> Bot:
         raise BotError(str(error)) from None
     return ExpertBot(**params)
 
+
 __all__ = [
     "BOT_KINDS",
     "BotKind",
@@ -94,7 +95,6 @@ BOT_KINDS: Mapping[str, BotKind] = MappingProxyType(
                     "seconds": float,
                     "width": int,
                     "rollout_turns": int,
-                    "temperature": float,
                 }
             ),
             "determinized Monte Carlo search with greedy rollouts (extra 'batch')",

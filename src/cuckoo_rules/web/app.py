@@ -27,16 +27,25 @@ Routes (every API answer is JSON; every error is ``{"error": "<what and where>"}
   the table is no longer at that move, for a request sent twice, it is refused with 409
   and nothing is stored): plays the action, lets the bots answer until a human is to
   act or the game is over, then answers like the ``GET``.
+- ``GET /api/tables/{id}/hint`` with the token of the seat to act: ``{"move": n,
+  "simulations": s, "hints": [{"action": {...}, "text": "You lay ...", "win_chance":
+  0.54}, ...]}`` (:func:`~cuckoo_rules.web.tables.encode_hint`), the expert's three best
+  moves (:func:`cuckoo_rules.bots.expert.hint` with :data:`HINT_SIMULATIONS`
+  simulations), computed from the seat's view and :meth:`Match.knowledge
+  <cuckoo_rules.Match.knowledge>` only, in a worker thread, one search at a time. The
+  last hint of each table is kept, so asking again at the same move costs nothing.
 
 Statuses: 400 malformed request, 401 missing or unknown token, 404 unknown table or
 path, 405 wrong method, 409 not your turn, illegal action, game over or a stale
 ``move``, 413 body over
-:data:`MAX_BODY` bytes, 500 server fault. Every accepted action is committed to the
-SQLite file before the answer is sent; a refused request stores nothing.
+:data:`MAX_BODY` bytes, 500 server fault, 501 a hint without the ``batch`` extra. Every
+accepted action is committed to the SQLite file before the answer is sent; a refused
+request stores nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -65,16 +74,39 @@ from .tables import (
     ApiError,
     BadRequest,
     Lobby,
+    NotAvailable,
     PayloadTooLarge,
     Table,
     Unauthorized,
+    encode_hint,
     parse_new_table,
 )
 
-__all__ = ["MAX_BODY", "STATIC_DIR", "create_app", "meta_document"]
+__all__ = [
+    "HINT_MOVES",
+    "HINT_SIMULATIONS",
+    "MAX_BODY",
+    "STATIC_DIR",
+    "create_app",
+    "meta_document",
+]
 
 MAX_BODY = 64 * 1024
 """The largest request body accepted, in bytes (larger ones get 413)."""
+
+HINT_SIMULATIONS = 3000
+"""The budget of a hint's search, in simulations: the library's default for hints
+(:data:`cuckoo_rules.bots.expert.DEFAULT_HINT_SIMULATIONS`, which a test checks it
+equals; this module cannot import it, as the expert needs the ``batch`` extra). About
+half a second on two cores; :func:`create_app` takes another."""
+
+HINT_MOVES = 3
+"""The moves a hint gives, best first."""
+
+_NO_HINT = (
+    "hints need the expert, which needs the batch extra (NumPy and numba): "
+    "pip install 'cuckoo-rules[batch]'"
+)
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser client's files, served at ``/`` and ``/static/``."""
@@ -83,7 +115,12 @@ _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 _AFTER = re.compile(r"[0-9]{1,15}")
 
 
-def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> Starlette:
+def create_app(
+    db_path: str | os.PathLike[str],
+    *,
+    max_body: int = MAX_BODY,
+    hint_simulations: int = HINT_SIMULATIONS,
+) -> Starlette:
     """Return the web application, with every table of ``db_path`` loaded.
 
     The database is created if missing. Tables are rebuilt by replaying their stored
@@ -93,8 +130,10 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
     Args:
         db_path: The SQLite file (``":memory:"`` for a throwaway server).
         max_body: The largest request body accepted, in bytes.
+        hint_simulations: The budget of each hint's search, in simulations.
 
     Raises:
+        ValueError: If ``hint_simulations`` is not a positive integer.
         cuckoo_rules.web.store.StorageError: If a stored table does not replay.
         sqlite3.Error: If the file is not a usable database.
 
@@ -102,11 +141,13 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
         >>> app = create_app(":memory:")
         >>> [getattr(route, "path", None) for route in app.routes]
         ['/', '/api/bots', '/api/meta', '/api/tables', '/api/tables/{table_id}',
-         '/api/tables/{table_id}/actions', '/static']
+         '/api/tables/{table_id}/actions', '/api/tables/{table_id}/hint', '/static']
         >>> app.state.lobby.close()
     """
+    if type(hint_simulations) is not int or hint_simulations < 1:
+        raise ValueError(f"hint_simulations: expected a positive integer, got {hint_simulations!r}")
     lobby = Lobby.open(db_path)
-    api = _Api(lobby, max_body)
+    api = _Api(lobby, max_body, hint_simulations)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -122,6 +163,7 @@ def create_app(db_path: str | os.PathLike[str], *, max_body: int = MAX_BODY) -> 
         Route("/api/tables", api.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", api.get_table, methods=["GET"]),
         Route("/api/tables/{table_id}/actions", api.post_action, methods=["POST"]),
+        Route("/api/tables/{table_id}/hint", api.get_hint, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
     app = Starlette(
@@ -197,9 +239,14 @@ async def _meta(request: Request) -> Response:
 class _Api:
     """The API endpoints, bound to one lobby."""
 
-    def __init__(self, lobby: Lobby, max_body: int) -> None:
+    def __init__(self, lobby: Lobby, max_body: int, hint_simulations: int) -> None:
         self.lobby = lobby
         self.max_body = max_body
+        self.hint_simulations = hint_simulations
+        # One hint search at a time: each runs on every core.
+        self._searching = asyncio.Lock()
+        # The last hint of each table: (seat, move) and its document.
+        self._hints: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
 
     async def bots(self, request: Request) -> Response:
         return _json({"bots": list(BOT_KINDS)})
@@ -235,6 +282,36 @@ class _Api:
         async with table.lock:
             await run_in_threadpool(table.play, seat, action, move)
         return _json(table.document(seat, after))
+
+    async def get_hint(self, request: Request) -> Response:
+        table = self.lobby.get(request.path_params["table_id"])
+        seat = table.seat_of(_token(request))
+        if seat is None:
+            raise Unauthorized(
+                "a seat's token is needed for a hint: send 'Authorization: Bearer <token>'"
+            )
+        async with table.lock:  # no move meanwhile: the view and knowledge of one moment
+            position = await run_in_threadpool(table.hint_position, seat)
+        try:
+            from ..bots.expert import hint
+        except ModuleNotFoundError:
+            raise NotAvailable(_NO_HINT) from None
+        key = (seat, position.move)
+        kept = self._hints.get(table.id)
+        if kept is None or kept[0] != key:
+            async with self._searching:
+                kept = self._hints.get(table.id)  # a search just finished may be this one
+                if kept is None or kept[0] != key:
+                    found = await run_in_threadpool(
+                        hint,
+                        position.view,
+                        position.knowledge,
+                        top=HINT_MOVES,
+                        simulations=self.hint_simulations,
+                    )
+                    kept = (key, encode_hint(position, found, self.hint_simulations))
+                    self._hints[table.id] = kept
+        return _json(kept[1])
 
     async def _body(self, request: Request) -> object:
         """Read the body as JSON, refusing bodies over ``max_body`` bytes."""

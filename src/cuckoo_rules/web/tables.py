@@ -15,6 +15,10 @@ the move number, and a bot that follows the game (has ``inform``) is informed of
 seat's whole history before it chooses (:class:`SeatBot`), so their choices are a
 function of the history alone and do not depend on when the server was restarted.
 
+A hint (:meth:`Table.hint_position`, :func:`encode_hint`) is computed from the seat's
+view and :meth:`Match.knowledge <cuckoo_rules.Match.knowledge>` only, never from the
+state, so it cannot tell the seat more than its own history does.
+
 Nothing here knows HTTP; errors are :class:`ApiError` subclasses whose ``status`` is the
 HTTP status the web layer answers with.
 """
@@ -28,11 +32,11 @@ import logging
 import os
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ..actions import Action
+from ..actions import Action, Draw, FlyHome, Lay, Phase
 from ..bots.specs import BotSpec, parse_bot_spec
 from ..bots.tournament import derive_seed
 from ..cards import SPECIES
@@ -40,9 +44,10 @@ from ..codec import decode_options, encode_action, encode_event, encode_view
 from ..engine import legal_actions
 from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..errors import short_repr as _describe
-from ..events import Event, GameOver, GameStarted
+from ..events import Captured, DeclinedDraw, Drew, Event, FlewHome, GameOver, GameStarted, Laid
+from ..knowledge import Knowledge
 from ..match import BotError, Match, MatchError
-from ..narration import PHRASES, describe_event, seat_name
+from ..narration import PHRASES, describe_event, narrate, seat_name
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..outcome import Outcome, win_progress
 from ..preview import ActionPreview, birds_home, preview
@@ -52,21 +57,29 @@ from ..state import GameState
 from ..views import PlayerView, observe
 from .store import StorageError, Store, StoredTable, TableSetup
 
+if TYPE_CHECKING:  # the expert needs the batch extra; only its result's type is named here
+    from ..bots.expert import ActionEstimate
+
 __all__ = [
     "HUMAN",
+    "MAX_EXPERT_SIMULATIONS",
     "MAX_ISMCTS_ITERATIONS",
     "MAX_ISMCTS_SECONDS",
     "MAX_SPEC_LENGTH",
     "ApiError",
     "BadRequest",
     "Conflict",
+    "HintPosition",
     "Lobby",
     "NewTable",
+    "NotAvailable",
     "NotFound",
     "PayloadTooLarge",
     "SeatBot",
     "Table",
     "Unauthorized",
+    "describe_move",
+    "encode_hint",
     "encode_outcome",
     "encode_preview",
     "hash_token",
@@ -80,7 +93,10 @@ MAX_ISMCTS_ITERATIONS = 5000
 """The most ``iterations`` an ``ismcts`` seat may be given (about 0.6 s a decision)."""
 
 MAX_ISMCTS_SECONDS = 1.0
-"""The most ``seconds`` an ``ismcts`` seat may be given per decision."""
+"""The most ``seconds`` an ``ismcts`` or ``expert`` seat may be given per decision."""
+
+MAX_EXPERT_SIMULATIONS = 20000
+"""The most ``simulations`` an ``expert`` seat may be given (about 1 s a decision)."""
 
 MAX_SPEC_LENGTH = 200
 """The longest seat entry accepted, in characters."""
@@ -125,6 +141,12 @@ class PayloadTooLarge(ApiError):
     """The request body is larger than the server accepts."""
 
     status = 413
+
+
+class NotAvailable(ApiError):
+    """The server lacks an optional part the request needs (hints: the ``batch`` extra)."""
+
+    status = 501
 
 
 # --------------------------------------------------------------------------- setup
@@ -222,6 +244,12 @@ def _check_budget(spec: BotSpec, path: str) -> None:
             f"{path}: bot spec {spec.text!r}: iterations {iterations} is above this "
             f"server's limit of {MAX_ISMCTS_ITERATIONS}"
         )
+    simulations = params.get("simulations")
+    if simulations is not None and simulations > MAX_EXPERT_SIMULATIONS:
+        raise BadRequest(
+            f"{path}: bot spec {spec.text!r}: simulations {simulations} is above this "
+            f"server's limit of {MAX_EXPERT_SIMULATIONS}"
+        )
     seconds = params.get("seconds")
     if seconds is not None and seconds > MAX_ISMCTS_SECONDS:
         raise BadRequest(
@@ -308,6 +336,94 @@ over: you win (two triples in a collection).', 'reason_text': 'two triples in a 
         "shares": list(outcome.shares),
         "text": text,
         "reason_text": PHRASES["en"][f"reason.{outcome.reason}"],
+    }
+
+
+def describe_move(action: Action, view: PlayerView) -> str:
+    """What ``action`` would do, in the sentence the narration tells the seat's own move in.
+
+    The sentence is :func:`~cuckoo_rules.narration.narrate` of the events the action
+    would make, as far as the seat's view tells them (:func:`~cuckoo_rules.preview.preview`
+    says what a lay captures and what a flock keeps): the narration's words, addressed to
+    "you", made from nothing the seat cannot see.
+
+    Args:
+        action: One of the legal actions of ``view``.
+        view: The view of the seat to act.
+
+    Raises:
+        IllegalActionError: If ``action`` is not legal in ``view``.
+        ViewError: If ``view`` is not the view of the seat to act.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, Side, Species, new_game, observe
+        >>> view = observe(new_game(GameOptions(num_players=2), 7), 0)
+        >>> describe_move(Lay(Species.DUCK, 0, Side.LEFT), view)
+        'You lay 3 ducks on the left of row 0 and capture 1 robin and 1 magpie.'
+    """
+    seen = preview(view, action)  # checks that the action is legal for the viewer
+    seat = view.current_player
+    events: list[Event]
+    if isinstance(action, Lay):
+        held = view.hand[action.species.index] if view.hand is not None else 0
+        events = [Laid(seat, action.species, held, action.row, action.side)]
+        if seen.captured:
+            events.append(Captured(seat, action.row, seen.captured))
+    elif isinstance(action, FlyHome):
+        revealed = seen.birds_home + seen.discarded
+        events = [FlewHome(seat, action.species, revealed, seen.birds_home)]
+    elif isinstance(action, Draw):
+        events = [Drew(seat, 2, None)]  # the optional draw takes two cards (rules §3.1)
+    elif view.phase is Phase.DRAW:
+        events = [DeclinedDraw(seat)]
+    else:  # a pass at the flock step, which the narration does not tell (bookkeeping)
+        return "You fly no flock home."
+    return " ".join(narrate(events, seat))
+
+
+@attrs.frozen
+class HintPosition:
+    """What a hint is computed from: the seat's view and knowledge, at one move.
+
+    Attributes:
+        move: The table's move number then (the move the hint answers).
+        view: The seat's view; the seat is to act.
+        knowledge: What the seat's own history proves beyond the view
+            (:meth:`Match.knowledge <cuckoo_rules.Match.knowledge>`).
+    """
+
+    move: int
+    view: PlayerView
+    knowledge: Knowledge
+
+
+def encode_hint(
+    position: HintPosition, estimates: Sequence[ActionEstimate], simulations: int
+) -> dict[str, Any]:
+    """Return the JSON document of a hint: the expert's best moves, best first.
+
+    ``{"move": n, "simulations": s, "hints": [{"action", "text", "win_chance"}, ...]}``:
+    the move the hint answers, the search's budget, and per move its action document
+    (:func:`~cuckoo_rules.encode_action`), what it would do in words
+    (:func:`describe_move`) and the estimated chance of winning after it, in ``[0, 1]``
+    (:class:`~cuckoo_rules.bots.expert.ActionEstimate`).
+
+    Args:
+        position: What the hint was computed from.
+        estimates: The result of :func:`cuckoo_rules.bots.expert.hint` on it.
+        simulations: The budget the search was given.
+    """
+    return {
+        "move": position.move,
+        "simulations": simulations,
+        "hints": [
+            {
+                "action": encode_action(estimate.action),
+                "text": describe_move(estimate.action, position.view),
+                "win_chance": estimate.win_chance,
+            }
+            for estimate in estimates
+        ],
     }
 
 
@@ -546,6 +662,30 @@ class Table:
                 f"after: {after} is beyond the last event (this table has {count} events; "
                 "pass the next_event of the previous answer)"
             )
+
+    def hint_position(self, seat: int) -> HintPosition:
+        """Return what a hint for ``seat`` is computed from now: its view and knowledge.
+
+        It reads the match itself (the knowledge is folded over the seat's events), so
+        like the moves it must be called by one caller at a time, with :attr:`lock`
+        held: the view and the knowledge are then of the same moment.
+
+        Args:
+            seat: The seat asking (a human's).
+
+        Raises:
+            Conflict: If the game is over or ``seat`` is not to act; the message gives
+                the table's move number.
+        """
+        match = self.match
+        if match.is_over:
+            raise Conflict(f"the game is over: no hint (the match is at move {match.move})")
+        if seat != match.to_act:
+            raise Conflict(
+                f"it is not your turn: player {match.to_act} is to act (the match is at "
+                f"move {match.move})"
+            )
+        return HintPosition(match.move, match.view(seat), match.knowledge(seat))
 
     def play(self, seat: int, action: Action, move: int | None = None) -> None:
         """Take ``action`` for the human ``seat``, commit it, then let the bots act.

@@ -1,14 +1,17 @@
 /* The CuBirds browser client of `cuckoo-rules serve`: plain JavaScript, no framework.
  *
- * The page talks to the JSON API (/api/bots, /api/meta, /api/tables, /api/tables/ID and
- * /api/tables/ID/actions), builds its form of rule variants and its species key from
+ * The page talks to the JSON API (/api/bots, /api/meta, /api/tables, /api/tables/ID,
+ * /api/tables/ID/actions and /api/tables/ID/hint), builds its form of rule variants and
+ * its species key from
  * /api/meta, keeps the table id and the seat's token in the URL fragment
  * (#table=ID&token=TOKEN) so that a reload resumes the game, and renders the seat's view.
  * The server owns the rules and the species: the page holds no rule and no species
  * table. It offers the legal actions it is sent and says what each would do from the
  * previews sent with them, shows who won and why from the outcome, the progress of each
  * collection and the flocks of the hand as sent, and the log as the sentences sent with
- * the events. Every piece of data is put into the page with textContent, never as HTML.
+ * the events. The "Hint" button shows the expert's best moves as the server words them,
+ * with its estimated chance of winning after each; clicking one plays it. Every piece of
+ * data is put into the page with textContent, never as HTML.
  */
 "use strict";
 
@@ -43,6 +46,7 @@
       previews: [],
       nextEvent: 0,
       selected: null,
+      hint: null, // the last hint asked: {move, loading, data} (data: the server's answer)
     };
   }
 
@@ -226,6 +230,7 @@
       401: "This seat's link is not valid",
       404: "No such table",
       409: "Not allowed now",
+      501: "Not available on this server",
     }[status] || `Error ${status}`;
   }
 
@@ -539,6 +544,7 @@
     renderRows();
     renderHand();
     renderActions();
+    renderHint();
     renderPlayers();
     restoreFocus(key);
     app.renders += 1;
@@ -933,6 +939,84 @@
     return button;
   }
 
+  // ------------------------------------------------------------------ hints
+
+  /** Ask the server for the expert's best moves at this move (computed from this seat's
+   * view and what its history proves); the answer is kept until the next move. */
+  async function askHint() {
+    if (app.busy || !app.table || !myTurn()) return;
+    const generation = app.generation;
+    const move = app.move;
+    clearError();
+    app.hint = { move, loading: true, data: null };
+    renderHint();
+    try {
+      const data = await api("GET", tablePath("/hint"));
+      if (generation !== app.generation || !app.hint || app.hint.move !== move) return;
+      app.hint = { move, loading: false, data };
+      renderHint();
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || focused === $("hint-button")) {
+        const first = document.querySelector("#hint-list button:not([disabled])");
+        if (first) first.focus({ preventScroll: app.pointer });
+      }
+    } catch (error) {
+      if (generation !== app.generation) return;
+      if (app.hint && app.hint.move === move) app.hint = null;
+      renderHint();
+      showError(error.message);
+    }
+  }
+
+  /** The same action: the server encodes every action the same way, key for key. */
+  function sameAction(a, b) {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+
+  function renderHint() {
+    const button = $("hint-button");
+    const box = $("hint");
+    const list = $("hint-list");
+    const offered = app.seat !== null && myTurn() && !isOver();
+    const current = offered && app.hint && app.hint.move === app.move ? app.hint : null;
+    const loading = Boolean(current && current.loading);
+    button.hidden = !offered;
+    button.dataset.enabled = String(!loading);
+    button.disabled = app.busy || loading;
+    setText(button, loading ? "Thinking…" : "Hint");
+    list.replaceChildren();
+    box.hidden = current === null;
+    if (current === null) return;
+    if (loading) {
+      setText($("hint-title"), "The expert is thinking…");
+      return;
+    }
+    const data = current.data || {};
+    const hints = Array.isArray(data.hints) ? data.hints : [];
+    setText(
+      $("hint-title"),
+      `The expert's best moves (${data.simulations} simulations), with your estimated ` +
+        "chance of winning after each. Click one to play it.",
+    );
+    for (const hint of hints) {
+      const action = app.legal.find((legal) => sameAction(legal, hint.action)) || null;
+      const percent = `${Math.round(Number(hint.win_chance) * 100)}%`;
+      const move = el("button", {
+        className: "hint-move",
+        attrs: {
+          type: "button",
+          "data-focus": `hint:${JSON.stringify(hint.action)}`,
+          "data-action": "",
+          "data-enabled": String(Boolean(action)),
+        },
+      });
+      move.append(el("span", { className: "chance", text: percent }), " ", String(hint.text));
+      move.disabled = app.busy || !action;
+      if (action) move.addEventListener("click", () => play(action));
+      list.append(el("li", null, move));
+    }
+  }
+
   function renderPlayers() {
     const view = app.view;
     const container = $("players");
@@ -1025,6 +1109,7 @@
     $("num-players").addEventListener("change", renderSeatFields);
     $("setup-form").addEventListener("submit", startGame);
     $("error-close").addEventListener("click", clearError);
+    $("hint-button").addEventListener("click", askHint);
     $("new-game").addEventListener("click", () => {
       setFragment("");
       clearError();
