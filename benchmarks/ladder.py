@@ -6,9 +6,10 @@ For each player count ``n`` of ``--players``, every ``n``-combination of the ent
 its own from the line-up's seed, ``derive_seed(--seed, n, *entrant indices)``. The games
 of a player count are then fitted into one rating list by
 :func:`cuckoo_rules.bots.ratings.fit_elo` (Bradley-Terry on the Elo scale, the winner of
-a table drawn in proportion to strength, 95% percentile intervals from resampled games)
-and anchored so that ``--anchor`` (default ``greedy``, or the first bot without it) has
-``--anchor-elo`` (1000).
+a table drawn in proportion to strength, 95% percentile intervals of a parametric
+bootstrap: every game played again from the fitted strengths and the ratings fitted
+again) and anchored so that ``--anchor`` (default ``greedy``, or the first bot without
+it) has ``--anchor-elo`` (1000).
 
 Usage::
 
@@ -37,7 +38,13 @@ from typing import Any
 
 import cuckoo_rules as cr
 from cuckoo_rules.bots import derive_seed, run_tournament
-from cuckoo_rules.bots.ratings import RATING_MODELS, Rating, fit_elo, rated_games
+from cuckoo_rules.bots.ratings import (
+    INTERVAL_METHODS,
+    RATING_MODELS,
+    Rating,
+    fit_elo,
+    rated_games,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playouts import machine, machine_info  # (a sibling script)
@@ -45,6 +52,8 @@ from playouts import machine, machine_info  # (a sibling script)
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BOTS = "random,greedy,ismcts,expert"
 DEFAULT_ANCHOR = "greedy"
+INTERVAL_SOURCES = {"model": "games played again", "games": "games resampled"}
+"""What each interval method of ``fit_elo`` refits on, for the table and the plot."""
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -82,7 +91,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--anchor-elo", type=float, default=1000.0, help="the anchor's rating (1000)"
     )
     parser.add_argument(
-        "--bootstrap", type=int, default=200, help="resamples for the 95%% intervals (200)"
+        "--bootstrap",
+        type=int,
+        default=200,
+        help="bootstrap replicates for the 95%% intervals (200)",
+    )
+    parser.add_argument(
+        "--interval",
+        choices=INTERVAL_METHODS,
+        default=INTERVAL_METHODS[0],
+        help=(
+            f"how the intervals' replicates are drawn (default {INTERVAL_METHODS[0]}: the "
+            "games played again from the fitted model; games: the games resampled)"
+        ),
     )
     parser.add_argument(
         "--model",
@@ -174,6 +195,7 @@ def play_ladder(
         bootstrap=args.bootstrap,
         seed=args.seed,
         model=args.model,
+        interval=args.interval,
     )
     decisions = dict.fromkeys(args.labels, 0)
     thinking = dict.fromkeys(args.labels, 0.0)
@@ -211,7 +233,8 @@ def table(ladder: dict[str, Any], args: argparse.Namespace) -> str:
     players = ladder["players"]
     lines = [
         f"{players} players: {len(ladder['lineups'])} line-up(s) of {args.games} games, "
-        f"{args.model} model, {args.anchor} anchored at {args.anchor_elo:g}",
+        f"{args.model} model, {args.anchor} anchored at {args.anchor_elo:g}, "
+        f"intervals from {INTERVAL_SOURCES[args.interval]}",
         f"{'bot':<28} {'Elo':>6}  {'95% interval':>13}  {'games':>5}  {'s/decision':>10}",
     ]
     notes: list[str] = []
@@ -222,12 +245,13 @@ def table(ladder: dict[str, Any], args: argparse.Namespace) -> str:
             f"{rating['games']:>5}  {rating['seconds_per_decision']:>10.4f}"
         )
         if rating["victories"] in (0, rating["games"]):
-            verb = "lost" if rating["victories"] == 0 else "won"
-            side = "below" if verb == "lost" else "above"
+            lost = rating["victories"] == 0
+            side, end = ("below", "low") if lost else ("above", "high")
+            caveat = "" if args.interval == "model" else "; resampled, the interval is too narrow"
             notes.append(
-                f"  note: {rating['label']} {verb} every game: the games only put it {side} "
-                "its opponents, so its gap to them rests on the prior and its interval "
-                "understates the uncertainty"
+                f"  note: {rating['label']} {'lost' if lost else 'won'} every game: the games "
+                f"only put it {side} its opponents; how far {side}, and the {end} end of its "
+                f"interval, rest on the prior{caveat}"
             )
     return "\n".join(lines + notes)
 
@@ -260,7 +284,10 @@ def plot(ladders: Sequence[dict[str, Any]], args: argparse.Namespace, path: Path
         )
     axes.set_xticks(range(len(args.labels)), args.labels, rotation=15)
     axes.set_ylabel(f"Elo ({args.anchor} = {args.anchor_elo:g})")
-    axes.set_title(f"Bot ladder: {args.games} games per line-up, 95% bootstrap intervals")
+    axes.set_title(
+        f"Bot ladder: {args.games} games per line-up, "
+        f"95% intervals from {INTERVAL_SOURCES[args.interval]}"
+    )
     axes.grid(axis="y", alpha=0.3)
     axes.legend()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -307,6 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "anchor": args.anchor,
         "anchor_elo": args.anchor_elo,
         "bootstrap": args.bootstrap,
+        "interval": args.interval,
         "ladders": ladders,
         "wall_seconds": time.perf_counter() - start,
     }

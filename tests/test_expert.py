@@ -226,8 +226,9 @@ def test_a_hint_is_the_top_three_of_every_legal_action() -> None:
     assert all(isinstance(e, ActionEstimate) for e in top)
     every = hint(view, known, top=0, simulations=200, seed=1)
     assert {e.action for e in every} == set(cr.legal_actions(view))
-    assert every[:3] == top
-    assert top[0].action == ExpertBot(seed=1, simulations=200, width=0).choose(view, known)
+    assert top == tuple(sorted(top, key=lambda e: -e.win_chance))  # the finalists, by estimate
+    assert len({e.simulations for e in top}) == 1  # measured alike
+    assert {e.action for e in top} <= {e.action for e in every}
     with pytest.raises(BotError, match="top must be 0"):
         hint(view, known, top=-1)
 

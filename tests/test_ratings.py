@@ -15,9 +15,12 @@ import pytest
 import cuckoo_rules as cr
 from cuckoo_rules.bots import BotError, run_tournament
 from cuckoo_rules.bots.ratings import (
+    INTERVAL_METHODS,
+    RATING_MODELS,
     PairResult,
     RatedGame,
     Rating,
+    RatingModel,
     fit_elo,
     pairwise_results,
     rated_games,
@@ -160,13 +163,70 @@ def test_without_bootstrap_the_interval_is_the_estimate() -> None:
         assert rating.low == rating.elo == rating.high
 
 
-def test_resampling_keeps_each_line_up_and_its_number_of_games() -> None:
+def a_mixed_and_a_unanimous_line_up() -> list[RatedGame]:
+    """a and b share their games; c lost all of its 40 games to b."""
+    return sampled_games({"a": 1.0, "b": 1.0}, 40, seed=2) + exact_pair_games("b", "c", 40, 40)
+
+
+def test_a_bot_that_lost_every_game_gets_an_interval_towards_its_opponents() -> None:
+    ratings = by_label(fit_elo(a_mixed_and_a_unanimous_line_up(), anchor="b", bootstrap=50))
+    c = ratings["c"]
+    # Played again from the fitted strengths, c wins a few games in some replicates.
+    assert c.high - c.low > 100
+    assert c.low - 1e-9 <= c.elo <= c.high
+    assert c.high < ratings["b"].elo  # still below the bot it lost every game to
+    # The games put no bound below c: its low end stays near its estimate, set by the
+    # prior (and moved only by the prior's pull, which depends on a's rating).
+    assert c.elo - c.low < 0.05 * (c.high - c.low)
+    # The same holds for a bot that won every game, the other way round.
+    won = by_label(fit_elo(exact_pair_games("strong", "weak", 30, 30), anchor="weak"))
+    strong = won["strong"]
+    assert strong.high - strong.low > 100
+    assert strong.low <= strong.elo <= strong.high + 1e-9
+    assert strong.low > won["weak"].elo
+
+
+def test_resampled_games_keep_each_line_up_and_its_number_of_games() -> None:
     # Only a-b games are mixed; b-c is unanimous in every resample, so is c's gap to b.
-    games = sampled_games({"a": 1.0, "b": 1.0}, 40, seed=2) + exact_pair_games("b", "c", 40, 40)
-    ratings = by_label(fit_elo(games, anchor="b", bootstrap=50))
+    games = a_mixed_and_a_unanimous_line_up()
+    ratings = by_label(fit_elo(games, anchor="b", bootstrap=50, interval="games"))
     assert ratings["a"].high - ratings["a"].low > 50
     # c's gap to b moves only through the prior's pull, which depends on a's rating.
     assert ratings["c"].high - ratings["c"].low < 0.2 * (ratings["a"].high - ratings["a"].low)
+
+
+@pytest.mark.parametrize("wins", [200, 360])
+def test_the_games_played_again_give_the_width_of_the_binomial_error(wins: int) -> None:
+    # 400 games of two won with chance p: the fitted log-odds has a standard error of
+    # 1 / sqrt(400 p (1 - p)), so the 95% interval is about 2 * 1.96 of it wide.
+    p = wins / 400
+    expected = 2 * 1.96 * 400 / math.log(10) / math.sqrt(400 * p * (1 - p))
+    games = exact_pair_games("a", "b", wins, 400)
+    a = by_label(fit_elo(games, anchor="b", bootstrap=200, seed=1))["a"]
+    assert 0.8 * expected < a.high - a.low < 1.25 * expected
+    assert a.low < a.elo < a.high
+
+
+def test_drawn_games_are_played_again_with_one_winner() -> None:
+    # Resampled, games that were all drawn stay drawn; played again, they are won.
+    draws = [RatedGame(("a", "b"), (0, 1))] * 20
+    resampled = by_label(fit_elo(draws, anchor="a", bootstrap=30, interval="games"))["b"]
+    assert resampled.low == resampled.elo == resampled.high == 1000.0
+    played = by_label(fit_elo(draws, anchor="a", bootstrap=30))["b"]
+    assert played.elo == 1000.0
+    assert played.low < 1000.0 - 50 < 1000.0 + 50 < played.high
+
+
+@pytest.mark.parametrize("model", RATING_MODELS)
+def test_the_intervals_of_a_table_hold_their_estimates(model: RatingModel) -> None:
+    # Each model is played again from its own account of a game, so its refits centre on
+    # its estimates (for the pairwise model, the pairs are independent games of two).
+    table = sampled_games({"a": 1.0, "b": 2.0, "c": 4.0, "d": 8.0}, 200, seed=1)
+    ratings = fit_elo(table, anchor="a", bootstrap=40, model=model)
+    for rating in ratings:
+        assert rating.low - 1e-9 <= rating.elo <= rating.high + 1e-9
+        if rating.label != "a":
+            assert rating.high - rating.low > 40
 
 
 # Shared victories and the pairwise model
@@ -202,6 +262,11 @@ def test_a_shared_victory_counts_as_a_share_of_a_victory_to_each() -> None:
 def test_the_two_models_agree_for_two_players_and_differ_at_a_table() -> None:
     pairs = sampled_games({"a": 1.0, "b": 3.0}, 50, seed=1)
     assert fit_elo(pairs, bootstrap=0) == fit_elo(pairs, bootstrap=0, model="pairwise")
+    # With one pair per game, both models play the games again alike.
+    for interval in INTERVAL_METHODS:
+        luce = fit_elo(pairs, bootstrap=20, interval=interval)
+        assert luce == fit_elo(pairs, bootstrap=20, model="pairwise", interval=interval)
+        assert luce[0].high > luce[0].low
     table = sampled_games({"a": 1.0, "b": 2.0, "c": 4.0, "d": 8.0}, 200, seed=1)
     luce = by_label(fit_elo(table, anchor="a", bootstrap=0))
     pairwise = by_label(fit_elo(table, anchor="a", bootstrap=0, model="pairwise"))
@@ -243,6 +308,10 @@ def test_rated_games_of_a_tournament_keep_the_labels_and_winners() -> None:
         (lambda: fit_elo([RatedGame(("a", "b"), (0,))], seed=1.0), "seed: 1.0"),  # type: ignore[arg-type]
         (lambda: fit_elo([RatedGame(("a", "b"), (0,))], anchor_elo=math.nan), "not finite"),
         (lambda: fit_elo([RatedGame(("a", "b"), (0,))], model="elo"), "model: 'elo'"),  # type: ignore[arg-type]
+        (
+            lambda: fit_elo([RatedGame(("a", "b"), (0,))], interval="draws"),  # type: ignore[arg-type]
+            "interval: 'draws' is not one of model, games",
+        ),
         (
             lambda: fit_elo([RatedGame(("a", "b"), (0,)), RatedGame(("c", "d"), (0,))]),
             "do not all meet .*: a, b \\| c, d",

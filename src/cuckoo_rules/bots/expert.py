@@ -284,17 +284,22 @@ class ExpertBot:
         return self.estimates(view, knowledge)[0].action
 
     def estimates(
-        self, view: PlayerView, knowledge: Knowledge | None = None
+        self, view: PlayerView, knowledge: Knowledge | None = None, *, finalists: int = 1
     ) -> tuple[ActionEstimate, ...]:
         """Search from ``view`` and return the searched actions' estimates, best first.
 
-        The first is the action :meth:`choose` plays. With ``width=0`` every legal
-        action is searched (what a hint shows); otherwise the actions the greedy
+        The order is that of the sequential halving: the actions that stayed longest
+        first (their estimates rest on the most simulations), each group by its
+        estimate. The first is the action :meth:`choose` plays. With ``width=0`` every
+        legal action is searched (what a hint shows); otherwise the actions the greedy
         heuristic ranks below the first ``width`` are not.
 
         Args:
             view: What the acting seat sees.
             knowledge: As for :meth:`choose`.
+            finalists: How many actions the halving keeps to its last round (a hint
+                keeps three, so that the moves it shows were measured alike and come
+                in the order of their estimates); ``1`` is the bot's own search.
 
         Raises:
             BotError: As :meth:`choose`.
@@ -321,7 +326,9 @@ class ExpertBot:
                 f"knowledge: {len(knowledge.hidden_limits)} seats for a "
                 f"{view.num_players}-player game"
             )
-        return _Search(self, view, knowledge).run()
+        if type(finalists) is not int or finalists < 1:
+            raise BotError(f"finalists must be a positive integer, got {finalists!r}")
+        return _Search(self, view, knowledge, finalists).run()
 
 
 def hint(
@@ -362,15 +369,19 @@ def hint(
     """
     if type(top) is not int or top < 0:
         raise BotError(f"top must be 0 (every action) or a positive integer, got {top!r}")
-    found = ExpertBot(seed=seed, simulations=simulations, width=0).estimates(view, knowledge)
+    expert = ExpertBot(seed=seed, simulations=simulations, width=0)
+    found = expert.estimates(view, knowledge, finalists=max(top, 1))
     return found[:top] if top else found
 
 
 class _Search:
     """One decision's sequential halving (see the module documentation)."""
 
-    def __init__(self, bot: ExpertBot, view: PlayerView, knowledge: Knowledge | None) -> None:
+    def __init__(
+        self, bot: ExpertBot, view: PlayerView, knowledge: Knowledge | None, finalists: int = 1
+    ) -> None:
         self.bot = bot
+        self.finalists = finalists
         self.view = view
         self.knowledge = knowledge
         scored = GreedyBot().scores(view)
@@ -416,7 +427,7 @@ class _Search:
     def run(self) -> tuple[ActionEstimate, ...]:
         bot = self.bot
         alive = list(range(len(self.actions)))
-        rounds = max(1, math.ceil(math.log2(len(alive))))
+        rounds = self._rounds(len(alive))
         budget = bot.simulation_budget
         deadline = None if bot.seconds is None else time.perf_counter() + bot.seconds
         used = 0
@@ -442,6 +453,16 @@ class _Search:
             pace = max((time.perf_counter() - started) / (each * len(alive)), 1e-9)
             alive = self._better_half(alive)
         return self._ranked()
+
+    def _rounds(self, candidates: int) -> int:
+        """The rounds of the halving: one per size down to the finalists, who get one too."""
+        rounds, left = 0, candidates
+        while left > self.finalists:
+            rounds += 1
+            left = max(self.finalists, (left + 1) // 2)
+        if self.finalists > 1:
+            rounds += 1
+        return max(rounds, 1)
 
     def _round(self, alive: Sequence[int], determinizations: int) -> None:
         """Deal ``determinizations`` states and play every candidate of ``alive`` on each."""
@@ -479,7 +500,7 @@ class _Search:
         means = self._means()
         # Stable: equal means keep the heuristic's order (the candidates' order).
         ranked = sorted(alive, key=lambda c: -means[c])
-        return ranked[: max(1, (len(ranked) + 1) // 2)]
+        return ranked[: max(self.finalists, (len(ranked) + 1) // 2)]
 
     def _ranked(self) -> tuple[ActionEstimate, ...]:
         means = self._means()

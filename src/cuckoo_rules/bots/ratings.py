@@ -36,24 +36,51 @@ through a chain of games: otherwise the gap between two groups would be set by t
 prior alone, and :func:`fit_elo` refuses.
 
 **The scale.** The ratings are shifted so that the ``anchor`` label has ``anchor_elo``
-(only differences are measured). The intervals are percentile intervals of
-``bootstrap`` refits on games resampled with replacement, whole games at a time (so
-the several pairs of one game stay together), within each line-up (each set of labels
-at a table keeps its number of games, as the design of a tournament fixes it), from
-``random.Random(seed)``: the same games and seed give the same ratings. An interval is
-relative to the anchor, whose own interval is its value. Games that shared a deal (the
-rotated sets of a tournament) are resampled as independent games, which, because the
+(only differences are measured).
+
+**The intervals.** They are 95% percentile intervals of a parametric bootstrap, as the
+chess rating tool Ordo computes them: ``bootstrap`` times, every game is played again
+from the fitted model (the same line-ups, the same seats), the ratings are fitted again
+to the simulated games and anchored in the same way, and each label's interval runs
+from the 2.5th to the 97.5th percentile of its refitted ratings. The random numbers come
+from ``random.Random(seed)``, so the same games and seed give the same ratings. An interval
+is relative to the anchor, whose own interval is its value.
+
+How a game is played again depends on the model. With ``"luce"``, its one winner is
+drawn among the seats with probability proportional to the fitted strengths, which is
+the model's own account of a game. A shared victory of the data is played again as a
+game with one winner: the model has no probability for sharing (its likelihood counts
+a shared victory as fractions of single ones), shared victories are rare, and a single
+winner scores the same on average with a little more spread, so this errs on the side
+of wider intervals. With ``"pairwise"``, every pair of seats of a game is played again
+as an independent game of two, won by either side with probability proportional to
+strength (so no pair is drawn): that is the model the pairwise fit maximises, which
+counts the pairs as independent games, so its refits centre on its estimate (and, like
+the fit, the simulation ignores that the pairs of a game are played together). Drawing
+one winner per table instead and splitting it into pairs would not: the losers' draws
+would pull the refits towards the mean, away from the estimate. With two players the
+two models draw the same games, and give the same intervals.
+
+Played again from the model, a bot that won (or lost) every game can lose (or win)
+some, so its interval has a width, stretching towards its opponents. Its other end stays
+at or near its estimate, and both rest on the prior: the games put no bound on how much
+stronger (or weaker) than its opponents it is. With ``interval="games"``, the older
+non-parametric bootstrap, whole games are resampled with replacement within each
+line-up instead (each set of labels at a table keeps its number of games); it makes no
+use of the model, but a line-up whose games all went the same way resamples to itself,
+so a bot that won or lost every game gets an interval of (nearly) no width, which
+understates the uncertainty. Games that shared a deal (the rotated sets of a
+tournament) are simulated, or resampled, as independent games, which, because the
 rotation cancels part of the luck of the deal, errs on the side of wider intervals.
-A line-up whose games all went the same way resamples to itself: if a bot won (or
-lost) every game, the games only say that it is above (or below) its opponents, its
-gap to them rests on the prior, and its interval understates the uncertainty.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 import attrs
@@ -63,7 +90,9 @@ from .base import BotError
 from .tournament import TournamentResult
 
 __all__ = [
+    "INTERVAL_METHODS",
     "RATING_MODELS",
+    "IntervalMethod",
     "PairResult",
     "RatedGame",
     "Rating",
@@ -79,6 +108,14 @@ RatingModel = Literal["luce", "pairwise"]
 
 RATING_MODELS: tuple[RatingModel, ...] = ("luce", "pairwise")
 """The models :func:`fit_elo` accepts, the default first."""
+
+IntervalMethod = Literal["model", "games"]
+"""How :func:`fit_elo` draws its bootstrap replicates: ``"model"`` (every game played
+again from the fitted strengths, a parametric bootstrap) or ``"games"`` (the games
+resampled with replacement within each line-up)."""
+
+INTERVAL_METHODS: tuple[IntervalMethod, ...] = ("model", "games")
+"""The interval methods :func:`fit_elo` accepts, the default first."""
 
 _ELO = 400.0 / math.log(10.0)
 """Elo points per unit of natural log-strength."""
@@ -259,21 +296,31 @@ def fit_elo(
     bootstrap: int = 200,
     seed: int = 0,
     model: RatingModel = "luce",
+    interval: IntervalMethod = "model",
 ) -> tuple[Rating, ...]:
     """Fit an Elo rating to every label of the games, with 95% bootstrap intervals.
 
     See the module's documentation for the model, the prior (one virtual draw against
-    the mean for every label) and the bootstrap.
+    the mean for every label) and the bootstrap. By default the intervals come from a
+    parametric bootstrap: each replicate plays every game again from the fitted
+    strengths (the same line-ups and seats; with ``"luce"`` one winner per game, even
+    where the game was a shared victory; with ``"pairwise"`` every pair of seats an
+    independent game of two) and fits the ratings again.
 
     Args:
         games: The games to rate (:func:`rated_games` makes them from tournaments).
         anchor: The label whose rating is ``anchor_elo`` (default: the first label of
             the first game).
         anchor_elo: The anchor's rating.
-        bootstrap: Resamples for the intervals (0: no interval, ``low == high == elo``).
-        seed: The seed of the resampling; the same games and seed give the same ratings.
+        bootstrap: Bootstrap replicates for the intervals (0: no interval,
+            ``low == high == elo``).
+        seed: The seed of the bootstrap; the same games and seed give the same ratings.
         model: ``"luce"`` (who won among the table; the default) or ``"pairwise"``
             (every pair of seats as a game of two, :func:`pairwise_results`).
+        interval: How the replicates are drawn: ``"model"`` (the default; every game
+            played again from the fitted model, a parametric bootstrap) or ``"games"``
+            (the games resampled with replacement within each line-up, which gives a
+            bot that won or lost every game an interval of nearly no width).
 
     Returns:
         One rating per label, best first (ties in the order the labels first appear).
@@ -286,6 +333,17 @@ def fit_elo(
         >>> games = [RatedGame(("a", "b"), (0,))] * 3 + [RatedGame(("b", "a"), (0,))]
         >>> [(r.label, round(r.elo)) for r in fit_elo(games, anchor="b", bootstrap=0)]
         [('a', 1165), ('b', 1000)]
+
+        A bot that lost every game gets an interval towards its opponent from the games
+        played again, and none from the games resampled:
+
+        >>> games = [RatedGame(("a", "b"), (0,)), RatedGame(("b", "a"), (1,))] * 2
+        >>> def show(ratings):
+        ...     return [(r.label, round(r.elo), round(r.low), round(r.high)) for r in ratings]
+        >>> show(fit_elo(games, anchor="a", bootstrap=50))
+        [('a', 1000, 1000, 1000), ('b', 553, 553, 835)]
+        >>> show(fit_elo(games, anchor="a", bootstrap=50, interval="games"))
+        [('a', 1000, 1000, 1000), ('b', 553, 553, 553)]
     """
     checked = _checked_games(games)
     if not checked:
@@ -300,6 +358,8 @@ def fit_elo(
         raise BotError(f"anchor_elo: {anchor_elo!r} is not finite")
     if model not in RATING_MODELS:
         raise BotError(f"model: {model!r} is not one of {', '.join(RATING_MODELS)}")
+    if interval not in INTERVAL_METHODS:
+        raise BotError(f"interval: {interval!r} is not one of {', '.join(INTERVAL_METHODS)}")
     labels = tuple(dict.fromkeys(label for game in checked for label in game.labels))
     index = {label: i for i, label in enumerate(labels)}
     if anchor is None:
@@ -316,17 +376,14 @@ def fit_elo(
     samples: list[list[float]] = [[] for _ in labels]
     if bootstrap:
         rng = random.Random(seed)
-        strata: dict[tuple[str, ...], list[int]] = {}
-        for number, game in enumerate(checked):
-            strata.setdefault(tuple(sorted(game.labels)), []).append(number)
+        draw = (
+            _simulator(checked, index, model, theta)
+            if interval == "model"
+            else _resampler(checked, events)
+        )
         for _ in range(bootstrap):
-            drawn = [
-                events[number]
-                for members in strata.values()
-                for number in rng.choices(members, k=len(members))
-            ]
-            resampled = _anchored(_maximise(drawn, len(labels), theta), index[anchor], anchor_elo)
-            for i, elo in enumerate(resampled):
+            replicate = _maximise(draw(rng), len(labels), theta)
+            for i, elo in enumerate(_anchored(replicate, index[anchor], anchor_elo)):
                 samples[i].append(elo)
     played = [0] * len(labels)
     for game in checked:
@@ -394,6 +451,72 @@ def _events(game: RatedGame, index: dict[str, int], model: RatingModel) -> list[
             score = 0.5 + 0.5 * ((seat in game.winners) - (other in game.winners))
             events.append(((first, members[other]), (score, 1.0 - score)))
     return events
+
+
+_Draw = Callable[[random.Random], list[list[_Event]]]
+"""One bootstrap replicate of the games' likelihood terms, drawn from a random source."""
+
+
+def _resampler(games: tuple[RatedGame, ...], events: list[list[_Event]]) -> _Draw:
+    """Draw whole games with replacement, within each line-up (``interval="games"``)."""
+    strata: dict[tuple[str, ...], list[int]] = {}
+    for number, game in enumerate(games):
+        strata.setdefault(tuple(sorted(game.labels)), []).append(number)
+
+    def draw(rng: random.Random) -> list[list[_Event]]:
+        return [
+            events[number]
+            for members in strata.values()
+            for number in rng.choices(members, k=len(members))
+        ]
+
+    return draw
+
+
+def _simulator(
+    games: tuple[RatedGame, ...], index: dict[str, int], model: RatingModel, theta: list[float]
+) -> _Draw:
+    """Play every game again from the fitted strengths ``theta`` (``interval="model"``).
+
+    With ``"luce"`` each game's one winner is drawn among its seats with probability
+    proportional to strength; with ``"pairwise"`` every pair of its seats is an
+    independent game of two, won by either side with probability proportional to
+    strength. Each draw takes one ``rng.random()``, game by game and pair by pair in seat
+    order, so with two seats both models draw the same winners.
+    """
+    tables: list[tuple[int, ...]] = []
+    for game in games:
+        members = tuple(index[label] for label in game.labels)
+        if model == "luce":
+            tables.append(members)
+        else:
+            tables.extend(
+                (first, members[other])
+                for seat, first in enumerate(members)
+                for other in range(seat + 1, len(members))
+            )
+    cumulative = {members: _cumulative(theta, members) for members in set(tables)}
+    won = {
+        size: [tuple(float(seat == winner) for seat in range(size)) for winner in range(size)]
+        for size in {len(members) for members in tables}
+    }
+
+    def draw(rng: random.Random) -> list[list[_Event]]:
+        simulated: list[_Event] = []
+        for members in tables:
+            winner = bisect.bisect_right(cumulative[members], rng.random())
+            simulated.append((members, won[len(members)][min(winner, len(members) - 1)]))
+        return [simulated]
+
+    return draw
+
+
+def _cumulative(theta: list[float], members: tuple[int, ...]) -> list[float]:
+    """The cumulative chances of the seats of ``members`` to win, proportional to strength."""
+    top = max(theta[i] for i in members)
+    weights = [math.exp(theta[i] - top) for i in members]
+    total = sum(weights)
+    return list(itertools.accumulate(weight / total for weight in weights))
 
 
 def _maximise(games: list[list[_Event]], size: int, start: list[float]) -> list[float]:
