@@ -97,6 +97,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="bootstrap replicates for the 95%% intervals (200)",
     )
     parser.add_argument(
+        "--model",
+        choices=RATING_MODELS,
+        default=RATING_MODELS[0],
+        help=f"how a game is read (default {RATING_MODELS[0]}; see cuckoo_rules.bots.ratings)",
+    )
+    parser.add_argument(
         "--interval",
         choices=INTERVAL_METHODS,
         default=INTERVAL_METHODS[0],
@@ -104,12 +110,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
             f"how the intervals' replicates are drawn (default {INTERVAL_METHODS[0]}: the "
             "games played again from the fitted model; games: the games resampled)"
         ),
-    )
-    parser.add_argument(
-        "--model",
-        choices=RATING_MODELS,
-        default=RATING_MODELS[0],
-        help=f"how a game is read (default {RATING_MODELS[0]}; see cuckoo_rules.bots.ratings)",
     )
     args = parser.parse_args(argv)
     try:

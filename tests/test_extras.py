@@ -19,6 +19,7 @@ import pytest
         ("cuckoo_rules.batch", "numba", "batch"),
         ("cuckoo_rules.batch", "numpy", "batch"),
         ("cuckoo_rules.batch.gymnasium", "gymnasium", "gymnasium"),
+        ("cuckoo_rules.bots.expert", "numba", "batch"),
     ],
 )
 def test_a_missing_extra_is_named(module: str, blocked: str, extra: str) -> None:
@@ -37,7 +38,7 @@ def test_a_missing_extra_is_named(module: str, blocked: str, extra: str) -> None
 
 def test_the_core_imports_no_optional_dependency() -> None:
     code = (
-        "import sys, cuckoo_rules, cuckoo_rules.envs\n"
+        "import sys, cuckoo_rules, cuckoo_rules.envs, cuckoo_rules.bots\n"
         "heavy = {'numpy', 'numba', 'pettingzoo', 'gymnasium', 'pyspiel', 'starlette', 'uvicorn',"
         " 'rich'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
@@ -46,3 +47,20 @@ def test_the_core_imports_no_optional_dependency() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_the_expert_spec_says_what_to_install() -> None:
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from cuckoo_rules.bots import BotSpecError, make_bot\n"
+        "try:\n"
+        "    make_bot('expert', seed=0)\n"
+        "except BotSpecError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert result.stdout.strip() == (
+        "bot spec 'expert': cuckoo_rules.bots.expert needs numba: pip install 'cuckoo-rules[batch]'"
+    )

@@ -264,9 +264,9 @@ def test_the_two_models_agree_for_two_players_and_differ_at_a_table() -> None:
     assert fit_elo(pairs, bootstrap=0) == fit_elo(pairs, bootstrap=0, model="pairwise")
     # With one pair per game, both models play the games again alike.
     for interval in INTERVAL_METHODS:
-        luce = fit_elo(pairs, bootstrap=20, interval=interval)
-        assert luce == fit_elo(pairs, bootstrap=20, model="pairwise", interval=interval)
-        assert luce[0].high > luce[0].low
+        chosen = fit_elo(pairs, bootstrap=20, interval=interval)
+        assert chosen == fit_elo(pairs, bootstrap=20, model="pairwise", interval=interval)
+        assert chosen[0].high > chosen[0].low
     table = sampled_games({"a": 1.0, "b": 2.0, "c": 4.0, "d": 8.0}, 200, seed=1)
     luce = by_label(fit_elo(table, anchor="a", bootstrap=0))
     pairwise = by_label(fit_elo(table, anchor="a", bootstrap=0, model="pairwise"))
@@ -363,6 +363,7 @@ def test_the_ladder_writes_its_ratings_and_machine(
     assert document["anchor"] == "greedy"
     assert document["anchor_elo"] == 1000.0
     assert document["games_per_lineup"] == 2
+    assert document["interval"] == "model"
     assert {"cpu", "cpu_count", "python", "platform"} <= set(document["machine"])
     (ladder,) = document["ladders"]
     assert ladder["players"] == 2
@@ -393,6 +394,31 @@ def test_the_ladder_writes_its_ratings_and_machine(
     assert "2 players" in printed
     assert "greedy" in printed
     assert not (tmp_path / "ladder.png").exists()
+
+
+@pytest.mark.parametrize("interval", ["model", "games"])
+def test_the_ladder_notes_a_bot_that_lost_every_game(
+    ladder_script: ModuleType, interval: str
+) -> None:
+    args = ladder_script.parse_args(
+        ["--bots", "random,greedy", "--players", "2", "--interval", interval]
+    )
+    ratings = [
+        {"label": "greedy", "elo": 1000.0, "interval95": [1000.0, 1000.0], "victories": 1.5},
+        {"label": "random", "elo": 700.0, "interval95": [700.0, 900.0], "victories": 0.0},
+    ]
+    ladder = {
+        "players": 2,
+        "lineups": [{}],
+        "ratings": [{**rating, "games": 3, "seconds_per_decision": 0.0} for rating in ratings],
+    }
+    text = ladder_script.table(ladder, args)
+    assert f"intervals from games {'played again' if interval == 'model' else 'resampled'}" in text
+    assert "700-900" in text
+    (note,) = [line for line in text.splitlines() if "note:" in line]
+    assert "random lost every game" in note
+    assert "how far below, and the low end of its interval, rest on the prior" in note
+    assert ("too narrow" in note) == (interval == "games")
 
 
 def test_the_ladder_draws_its_plot(ladder_script: ModuleType, tmp_path: Path) -> None:

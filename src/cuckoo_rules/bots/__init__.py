@@ -54,7 +54,9 @@ from .greedy import WIN_VALUE, GreedyBot, collection_value, hand_value, potentia
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
 from .play import DEFAULT_MAX_TURNS, PlayedGame, play_game
 from .ratings import (
+    INTERVAL_METHODS,
     RATING_MODELS,
+    IntervalMethod,
     PairResult,
     RatedGame,
     Rating,
@@ -80,6 +82,7 @@ __all__ = [
     "BOT_KINDS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_MAX_TURNS",
+    "INTERVAL_METHODS",
     "RATING_MODELS",
     "WIN_VALUE",
     "Bot",
@@ -89,6 +92,7 @@ __all__ = [
     "BotSpecError",
     "EntrantResult",
     "GreedyBot",
+    "IntervalMethod",
     "IsmctsBot",
     "PairResult",
     "PlayedGame",
