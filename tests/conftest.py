@@ -12,9 +12,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=50, deadline=None)
@@ -53,3 +56,26 @@ def load_module(path: Path, name: str) -> ModuleType:
     sys.modules[spec.name] = module  # dataclass-like machinery looks modules up by name
     spec.loader.exec_module(module)
     return module
+
+
+class HintSpy:
+    """The calls of :func:`cuckoo_rules.bots.expert.hint` while a test runs (a spy)."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self.real: Callable[..., Any] = module.hint
+        """The real ``hint``."""
+        self.calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+        """Each call's positional and keyword arguments."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append((args, kwargs))
+        return self.real(*args, **kwargs)
+
+
+@pytest.fixture
+def hint_spy(monkeypatch: pytest.MonkeyPatch) -> HintSpy:
+    """Spy on the expert's ``hint`` (skips without the batch extra: NumPy and numba)."""
+    module = pytest.importorskip("cuckoo_rules.bots.expert", reason="no batch extra")
+    spy = HintSpy(module)
+    monkeypatch.setattr(module, "hint", spy)
+    return spy

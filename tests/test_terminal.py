@@ -8,7 +8,6 @@ import re
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
@@ -16,6 +15,8 @@ import cuckoo_rules as cr
 from cuckoo_rules import terminal
 from cuckoo_rules.narration import narrate
 from cuckoo_rules.terminal import Console, parse_choice, render_view
+
+from .conftest import HintSpy
 
 START_2P_SEED_7 = """\
 == Round 1, turn 1: you to lay =================================================
@@ -337,18 +338,8 @@ def hinted(lines: list[str], view: cr.PlayerView) -> list[tuple[int, int, cr.Act
     return moves
 
 
-def test_hint_prints_the_experts_three_best_moves_with_percentages(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    module = expert()
-    real_hint = module.hint
-    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append((args, kwargs))
-        return real_hint(*args, **kwargs)
-
-    monkeypatch.setattr(module, "hint", spy)
+def test_hint_prints_the_experts_three_best_moves_with_percentages(hint_spy: HintSpy) -> None:
+    calls, real_hint = hint_spy.calls, hint_spy.real
     # Two hints at the first decision: one search, printed twice.
     lines, _ = run_hints("hint\nh\nq\n\n")
     match = cr.Match(cr.GameOptions(num_players=2), 7, [None, None])

@@ -34,6 +34,7 @@ from cuckoo_rules.preview import birds_home, preview
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.app import HINT_SIMULATIONS, STATIC_DIR
 from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, describe_move, hash_token
+from tests.conftest import HintSpy
 from tests.documents import all_keys
 
 DOCUMENT_KEYS = [
@@ -734,17 +735,9 @@ def rebuilt_position(db: Path, table: str, seat: int) -> tuple[cr.PlayerView, cr
 
 
 def test_a_hint_is_the_experts_best_moves_from_the_seats_view_and_knowledge(
-    hint_client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch
+    hint_client: TestClient, db: Path, hint_spy: HintSpy
 ) -> None:
-    module = expert()
-    real_hint = module.hint
-    calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        calls.append((args, kwargs))
-        return real_hint(*args, **kwargs)
-
-    monkeypatch.setattr(module, "hint", spy)
+    calls, real_hint = hint_spy.calls, hint_spy.real
     table, tokens = create(hint_client, ["human", "greedy"], seed=BIG_SEED)
     me = bearer(tokens["0"])
     rng = random.Random(4)

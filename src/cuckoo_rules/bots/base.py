@@ -19,6 +19,8 @@ import attrs
 
 from ..actions import Action
 from ..engine import legal_actions
+from ..events import Event, GameStarted
+from ..knowledge import Knowledge, learn
 from ..match import Bot, BotError
 from ..views import PlayerView
 
@@ -26,7 +28,9 @@ __all__ = [
     "Bot",
     "BotError",
     "BotSpecError",
+    "Followed",
     "RandomBot",
+    "check_knowledge",
     "check_view",
     "own_rng",
 ]
@@ -106,3 +110,60 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         """Return a legal action of ``view`` chosen uniformly at random."""
         return self._rng.choice(legal_actions(check_view(view)))
+
+
+def check_knowledge(knowledge: object, view: PlayerView) -> None:
+    """Cheap checks of the ``knowledge`` given to a search bot (``determinize`` does the rest).
+
+    Raises:
+        BotError: If ``knowledge`` is neither ``None`` nor a
+            :class:`~cuckoo_rules.Knowledge` with one entry per seat of ``view``'s game.
+    """
+    if knowledge is None:
+        return
+    if not isinstance(knowledge, Knowledge):
+        raise BotError(f"knowledge: expected a Knowledge (or None), got {type(knowledge).__name__}")
+    players = view.options.num_players
+    if len(knowledge.hidden_limits) != players:
+        raise BotError(
+            f"knowledge: {len(knowledge.hidden_limits)} seats for a {players}-player game"
+        )
+
+
+class Followed:
+    """What a search bot learned from the game it is informed of (mutable, one per bot).
+
+    The search bots' ``inform`` hook (see :mod:`cuckoo_rules.match`) calls
+    :meth:`follow`; their ``choose`` asks :meth:`knowledge_for` the view it is given.
+    """
+
+    __slots__ = ("knowledge", "view")
+
+    def __init__(self) -> None:
+        self.knowledge: Knowledge | None = None
+        self.view: PlayerView | None = None
+
+    def follow(self, view: PlayerView, events: tuple[Event, ...], *, learning: bool) -> None:
+        """Take in the events of one action (or a new game's setup) and the view after.
+
+        Args:
+            view: The seat's view after the events.
+            events: The events as the seat saw them; a
+                :class:`~cuckoo_rules.GameStarted` first starts a new game.
+            learning: Whether to fold the events into the knowledge (``False`` keeps
+                what the setup showed only).
+
+        Raises:
+            ViewError: If an event names a seat the game does not have.
+        """
+        if events and type(events[0]) is GameStarted:
+            self.knowledge = Knowledge.start(view.num_players)
+        if self.knowledge is not None and learning:
+            self.knowledge = learn(self.knowledge, events, view.viewer)
+        self.view = view
+
+    def knowledge_for(self, view: PlayerView) -> Knowledge | None:
+        """The knowledge followed, if ``view`` is the view last informed of."""
+        if self.knowledge is None or view != self.view:
+            return None
+        return self.knowledge

@@ -52,11 +52,11 @@ from ..actions import Action, action_id
 from ..determinization import deal_plan
 from ..engine import legal_actions
 from ..errors import needs_extra
-from ..events import Event, GameStarted
-from ..knowledge import Knowledge, learn
+from ..events import Event
+from ..knowledge import Knowledge
 from ..state import DECK_COUNTS, GameState
 from ..views import PlayerView, determinize
-from .base import BotError, check_view, own_rng
+from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value
 
 try:
@@ -163,16 +163,6 @@ def value_features(state: GameState) -> tuple[tuple[float, ...], ...]:
     )
 
 
-class _Followed:
-    """What the bot learned from the game it is informed of (mutable, owned by one bot)."""
-
-    __slots__ = ("knowledge", "view")
-
-    def __init__(self) -> None:
-        self.knowledge: Knowledge | None = None
-        self.view: PlayerView | None = None
-
-
 def _check(bot: ExpertBot) -> None:
     if bot.simulations is not None and (type(bot.simulations) is not int or bot.simulations < 1):
         raise BotError(f"simulations must be a positive integer, got {bot.simulations!r}")
@@ -224,7 +214,7 @@ class ExpertBot:
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
-    _followed: _Followed = attrs.field(init=False, repr=False, eq=False, factory=_Followed)
+    _followed: Followed = attrs.field(init=False, repr=False, eq=False, factory=Followed)
 
     def __attrs_post_init__(self) -> None:
         _check(self)
@@ -248,12 +238,7 @@ class ExpertBot:
         Raises:
             ViewError: If an event names a seat the game does not have.
         """
-        followed = self._followed
-        if events and type(events[0]) is GameStarted:
-            followed.knowledge = Knowledge.start(view.num_players)
-        if followed.knowledge is not None:
-            followed.knowledge = learn(followed.knowledge, events, view.viewer)
-        followed.view = view
+        self._followed.follow(view, events, learning=True)
 
     @property
     def followed_knowledge(self) -> Knowledge | None:
@@ -314,18 +299,8 @@ class ExpertBot:
         """
         check_view(view)
         if knowledge is None:
-            followed = self._followed
-            if followed.knowledge is not None and view == followed.view:
-                knowledge = followed.knowledge
-        elif not isinstance(knowledge, Knowledge):
-            raise BotError(
-                f"knowledge: expected a Knowledge (or None), got {type(knowledge).__name__}"
-            )
-        if knowledge is not None and len(knowledge.hidden_limits) != view.num_players:
-            raise BotError(
-                f"knowledge: {len(knowledge.hidden_limits)} seats for a "
-                f"{view.num_players}-player game"
-            )
+            knowledge = self._followed.knowledge_for(view)
+        check_knowledge(knowledge, view)
         if type(finalists) is not int or finalists < 1:
             raise BotError(f"finalists must be a positive integer, got {finalists!r}")
         return _Search(self, view, knowledge, finalists).run()

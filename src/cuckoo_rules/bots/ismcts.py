@@ -70,14 +70,14 @@ from ..actions import (
 )
 from ..cards import NUM_SPECIES, SPECIES
 from ..engine import apply, legal_actions
-from ..events import Event, GameStarted
-from ..knowledge import Knowledge, learn
+from ..events import Event
+from ..knowledge import Knowledge
 from ..outcome import winner_shares
 from ..preview import birds_home, capture_sizes
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import GameState
 from ..views import PlayerView, determinize
-from .base import BotError, check_view, own_rng
+from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value, potential_table
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
@@ -131,35 +131,6 @@ def _check_budget(bot: IsmctsBot) -> None:
         raise BotError(f"widening must be a non-negative number, got {bot.widening!r}")
 
 
-def _check_knowledge(knowledge: object, view: PlayerView) -> None:
-    """Cheap checks of the ``knowledge`` given to the bot (``determinize`` does the rest)."""
-    if knowledge is None:
-        return
-    if not isinstance(knowledge, Knowledge):
-        raise BotError(f"knowledge: expected a Knowledge (or None), got {type(knowledge).__name__}")
-    players = view.options.num_players
-    if len(knowledge.hidden_limits) != players:
-        raise BotError(
-            f"knowledge: {len(knowledge.hidden_limits)} seats for a {players}-player game"
-        )
-
-
-class _Followed:
-    """What a bot learned from the game it is informed of (mutable, owned by one bot)."""
-
-    __slots__ = ("knowledge", "view")
-
-    def __init__(self) -> None:
-        self.knowledge: Knowledge | None = None
-        self.view: PlayerView | None = None
-
-    def knowledge_for(self, view: PlayerView) -> Knowledge | None:
-        """The knowledge followed, if ``view`` is the view last informed of."""
-        if self.knowledge is None or view != self.view:
-            return None
-        return self.knowledge
-
-
 @attrs.frozen
 class IsmctsBot:
     """An Information Set Monte Carlo Tree Search player (see the module documentation).
@@ -205,7 +176,7 @@ class IsmctsBot:
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
-    _followed: _Followed = attrs.field(init=False, repr=False, eq=False, factory=_Followed)
+    _followed: Followed = attrs.field(init=False, repr=False, eq=False, factory=Followed)
 
     def __attrs_post_init__(self) -> None:
         _check_budget(self)
@@ -222,12 +193,7 @@ class IsmctsBot:
         Raises:
             ViewError: If an event names a seat the game does not have.
         """
-        followed = self._followed
-        if events and type(events[0]) is GameStarted:
-            followed.knowledge = Knowledge.start(view.num_players)
-        if followed.knowledge is not None and view.num_players <= _KNOWLEDGE_MAX_PLAYERS:
-            followed.knowledge = learn(followed.knowledge, events, view.viewer)
-        followed.view = view
+        self._followed.follow(view, events, learning=view.num_players <= _KNOWLEDGE_MAX_PLAYERS)
 
     @property
     def followed_knowledge(self) -> Knowledge | None:
@@ -285,7 +251,7 @@ class IsmctsBot:
         check_view(view)
         if knowledge is None:
             knowledge = self._followed.knowledge_for(view)
-        _check_knowledge(knowledge, view)
+        check_knowledge(knowledge, view)
         actions = legal_actions(view)
         if len(actions) == 1:
             return actions[0]
@@ -312,7 +278,7 @@ class IsmctsBot:
                 one entry per seat.
             ViewError: If ``knowledge`` does not fit ``view`` otherwise.
         """
-        _check_knowledge(knowledge, view)
+        check_knowledge(knowledge, view)
         if view.num_players > _KNOWLEDGE_MAX_PLAYERS:
             knowledge = None
         rng = self._rng
