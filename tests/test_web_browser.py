@@ -269,6 +269,18 @@ def check_variant_form(page: Page) -> None:
 # --------------------------------------------------------------------------- tests
 
 
+def posted_actions(page: Page) -> list[object]:
+    """The bodies the page posts to ``/actions``, in order, as they are sent."""
+    posted: list[object] = []
+
+    def request(request: Request) -> None:
+        if request.method == "POST" and request.url.split("?")[0].endswith("/actions"):
+            posted.append(json.loads(request.post_data or "null"))
+
+    page.on("request", request)
+    return posted
+
+
 def test_whole_game_against_a_bot_by_clicking(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
@@ -276,13 +288,7 @@ def test_whole_game_against_a_bot_by_clicking(
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = problems.watch(context.new_page(), "desktop")
-        posted: list[object] = []
-
-        def request(request: Request) -> None:
-            if request.method == "POST" and request.url.split("?")[0].endswith("/actions"):
-                posted.append(json.loads(request.post_data or "null"))
-
-        page.on("request", request)
+        posted = posted_actions(page)
         create_table(page, server_url, ["random"], seed=7)
         check_species_key(page)
         assert re.search(r"#table=[^&]+&token=.+", page.url), page.url
@@ -466,13 +472,7 @@ def test_the_hint_button_shows_three_moves(browser: Browser, server_url: str) ->
     context = browser.new_context(viewport=DESKTOP)
     try:
         page = problems.watch(context.new_page(), "hint")
-        posted: list[object] = []
-
-        def request(request: Request) -> None:
-            if request.method == "POST" and request.url.split("?")[0].endswith("/actions"):
-                posted.append(json.loads(request.post_data or "null"))
-
-        page.on("request", request)
+        posted = posted_actions(page)
         create_table(page, server_url, ["random"], seed=7)
         page.wait_for_selector(ACTIONS)
         assert page.locator("#hint").is_hidden()
