@@ -45,6 +45,7 @@ from cuckoo_rules.bots.ratings import (
     fit_elo,
     rated_games,
 )
+from cuckoo_rules.bots.tournament import worker_pool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from playouts import machine, machine_info  # (a sibling script)
@@ -307,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  warm-up: one decision of each bot, {warm_up(args.labels):.1f} s", file=sys.stderr)
     ladders: list[dict[str, Any]] = []
     executor = (
-        concurrent.futures.ProcessPoolExecutor(max_workers=args.workers)
+        worker_pool(args.workers)  # fresh processes: the warm-up ran the expert's kernels here
         if args.workers > 1
         else None
     )

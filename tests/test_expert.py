@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -287,3 +289,21 @@ def test_the_command_line_names_the_default_budget() -> None:
     ]
     description = commands.choices["tournament"].description or ""
     assert f"plays {DEFAULT_SIMULATIONS} simulations" in description
+
+
+def test_a_tournament_on_workers_after_the_expert_played_here() -> None:
+    """Workers start fresh: GNU OpenMP kills a child forked from a process using it."""
+    code = (
+        "import cuckoo_rules as cr\n"
+        "from cuckoo_rules.bots import run_tournament\n"
+        "from cuckoo_rules.bots.expert import ExpertBot\n"
+        "state = cr.new_game(cr.GameOptions(num_players=2), seed=1)\n"
+        "ExpertBot(simulations=50).choose(cr.observe(state, state.current_player))\n"
+        "result = run_tournament(cr.GameOptions(num_players=2),"
+        " ['expert:simulations=20', 'greedy'], 2, seed=1, workers=2)\n"
+        "print(len(result.games))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "2"), done.stderr[-2000:]

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import math
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -61,6 +62,7 @@ __all__ = [
     "run_tournament",
     "seating",
     "wilson_interval",
+    "worker_pool",
 ]
 
 Progress = Callable[[int, int], object]
@@ -376,12 +378,24 @@ def run_tournament(
             if progress is not None:
                 progress(len(played), games)
     elif executor is None:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        with worker_pool(workers) as pool:
             played = _run_on(pool, options, specs, seed, chunks, games, progress)
     else:
         played = _run_on(executor, options, specs, seed, chunks, games, progress)
     played.sort(key=lambda game: game.index)
     return _summarise(options, seed, specs, tuple(played))
+
+
+def worker_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` processes for tournaments, started fresh (``spawn``).
+
+    A forked worker would inherit the parent's threads, and a parent that has run the
+    expert's parallel kernels holds an OpenMP thread pool that GNU OpenMP forbids to
+    fork (the child is killed); fresh processes import the library again instead.
+    """
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+    )
 
 
 def _run_on(
