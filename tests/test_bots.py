@@ -293,7 +293,7 @@ def test_ismcts_search_visits_within_the_budget() -> None:
     ("params", "message"),
     [
         ({"iterations": 0}, "iterations must be a positive integer"),
-        ({"seconds": -1.0}, "seconds must be a positive number"),
+        ({"seconds": -1.0}, "seconds must be a positive finite number"),
         ({"exploration": -0.1}, "exploration must be a non-negative number"),
         ({"rollout_turns": -2}, "rollout_turns must be -1"),
         ({"temperature": 0.0}, "temperature must be a positive number"),

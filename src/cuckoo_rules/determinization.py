@@ -101,7 +101,7 @@ def determinize(
     if type(max_draws) is not int or max_draws < 0:
         raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
     plan = deal_plan(view, knowledge)
-    pool = [SPECIES[i] for i in plan.pool]
+    pool = list(plan.pool)
     hidden_in_hands = list(plan.hidden)
     if plan.limits is not None:
         return _determinize_within(
@@ -128,8 +128,8 @@ class DealPlan:
     :func:`determinize` does (the expert bot's search).
 
     Attributes:
-        pool: The cards to deal, as species indices in species order (the unseen cards
-            less the known discards).
+        pool: The cards to deal, in species order (the unseen cards less the known
+            discards).
         hidden: Each seat's hidden cards (0 for the viewer).
         seats: The seats with hidden cards, in the order the rejection path deals them
             (the acting seat first when it must hold a flock).
@@ -142,7 +142,7 @@ class DealPlan:
             the caller's ``max_draws`` (or there is no rejection path).
     """
 
-    pool: tuple[int, ...]
+    pool: tuple[Species, ...]
     hidden: tuple[int, ...]
     seats: tuple[int, ...]
     limits: tuple[Counts, ...] | None
@@ -174,7 +174,9 @@ def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
     if knowledge is not None:
         discards = _check_knowledge(view, knowledge, unseen)
         unseen = tuple(map(operator.sub, unseen, discards))
-    pool = tuple(i for i, count in enumerate(unseen) for _ in range(count))
+    pool = tuple(
+        species for species, count in zip(SPECIES, unseen, strict=True) for _ in range(count)
+    )
     hidden = tuple(
         0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
         for seat in range(n)

@@ -38,7 +38,6 @@ compiles the kernels (cached after).
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 import time
@@ -56,7 +55,15 @@ from ..events import Event
 from ..knowledge import Knowledge
 from ..state import DECK_COUNTS, GameState
 from ..views import PlayerView, determinize
-from .base import BotError, Followed, check_knowledge, check_view, own_rng
+from .base import (
+    BotError,
+    Followed,
+    check_budget,
+    check_knowledge,
+    check_rollout_turns,
+    check_view,
+    own_rng,
+)
 from .greedy import GreedyBot, collection_value, hand_value
 
 try:
@@ -164,19 +171,10 @@ def value_features(state: GameState) -> tuple[tuple[float, ...], ...]:
 
 
 def _check(bot: ExpertBot) -> None:
-    if bot.simulations is not None and (type(bot.simulations) is not int or bot.simulations < 1):
-        raise BotError(f"simulations must be a positive integer, got {bot.simulations!r}")
-    if bot.seconds is not None and (
-        not isinstance(bot.seconds, int | float) or not 0 < bot.seconds < math.inf
-    ):
-        raise BotError(f"seconds must be a positive finite number, got {bot.seconds!r}")
+    check_budget("simulations", bot.simulations, bot.seconds)
     if type(bot.width) is not int or bot.width < 0:
         raise BotError(f"width must be 0 (every action) or a positive integer, got {bot.width!r}")
-    if type(bot.rollout_turns) is not int or bot.rollout_turns < -1:
-        raise BotError(
-            f"rollout_turns must be -1 (to the end) or a non-negative integer, "
-            f"got {bot.rollout_turns!r}"
-        )
+    check_rollout_turns(bot.rollout_turns)
 
 
 @attrs.frozen
@@ -387,7 +385,7 @@ class _Search:
         seats = np.full(n, -1, dtype=np.int64)
         seats[: len(plan.seats)] = plan.seats
         self.template = template
-        self.pool = np.array(plan.pool, dtype=np.int16)
+        self.pool = np.array([card.index for card in plan.pool], dtype=np.int16)
         self.deal = (
             np.array(plan.hidden, dtype=np.int64),
             seats,

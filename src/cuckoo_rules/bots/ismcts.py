@@ -77,7 +77,15 @@ from ..preview import birds_home, capture_sizes
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import GameState
 from ..views import PlayerView, determinize
-from .base import BotError, Followed, check_knowledge, check_view, own_rng
+from .base import (
+    BotError,
+    Followed,
+    check_budget,
+    check_knowledge,
+    check_rollout_turns,
+    check_view,
+    own_rng,
+)
 from .greedy import GreedyBot, collection_value, hand_value, potential_table
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
@@ -110,21 +118,11 @@ class _Node:
 
 
 def _check_budget(bot: IsmctsBot) -> None:
-    if bot.iterations is not None and (type(bot.iterations) is not int or bot.iterations < 1):
-        raise BotError(f"iterations must be a positive integer, got {bot.iterations!r}")
-    if bot.seconds is not None and (
-        not isinstance(bot.seconds, int | float) or not 0 < bot.seconds < math.inf
-    ):
-        raise BotError(f"seconds must be a positive number, got {bot.seconds!r}")
+    check_budget("iterations", bot.iterations, bot.seconds)
     if not 0 <= bot.exploration < math.inf:
         raise BotError(f"exploration must be a non-negative number, got {bot.exploration!r}")
-    if bot.rollout_turns is not None and (
-        type(bot.rollout_turns) is not int or bot.rollout_turns < -1
-    ):
-        raise BotError(
-            f"rollout_turns must be -1 (to the end) or a non-negative integer, "
-            f"got {bot.rollout_turns!r}"
-        )
+    if bot.rollout_turns is not None:
+        check_rollout_turns(bot.rollout_turns)
     if not 0 < bot.temperature < math.inf:
         raise BotError(f"temperature must be a positive number, got {bot.temperature!r}")
     if not 0 <= bot.widening < math.inf:

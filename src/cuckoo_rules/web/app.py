@@ -272,11 +272,7 @@ class _Api:
 
     async def post_action(self, request: Request) -> Response:
         table = self.lobby.get(request.path_params["table_id"])
-        seat = table.seat_of(_token(request))
-        if seat is None:
-            raise Unauthorized(
-                "a seat's token is needed to act: send 'Authorization: Bearer <token>'"
-            )
+        seat = _seat_required(request, table, "to act")
         after = _after(request, table)
         action, move = _parse_move(await self._body(request))
         async with table.lock:
@@ -285,11 +281,7 @@ class _Api:
 
     async def get_hint(self, request: Request) -> Response:
         table = self.lobby.get(request.path_params["table_id"])
-        seat = table.seat_of(_token(request))
-        if seat is None:
-            raise Unauthorized(
-                "a seat's token is needed for a hint: send 'Authorization: Bearer <token>'"
-            )
+        seat = _seat_required(request, table, "for a hint")
         async with table.lock:  # no move meanwhile: the view and knowledge of one moment
             position = await run_in_threadpool(table.hint_position, seat)
         try:
@@ -350,6 +342,16 @@ def _parse_move(body: object) -> tuple[Action, int | None]:
             f'"move", an integer from 0), got {_describe(move)}'
         )
     return action, move
+
+
+def _seat_required(request: Request, table: Table, purpose: str) -> int:
+    """The seat of the request's token; a missing token is refused (``purpose``: why)."""
+    seat = table.seat_of(_token(request))
+    if seat is None:
+        raise Unauthorized(
+            f"a seat's token is needed {purpose}: send 'Authorization: Bearer <token>'"
+        )
+    return seat
 
 
 def _token(request: Request) -> str | None:
