@@ -118,11 +118,11 @@ def test_the_spec_builds_the_expert_and_checks_its_parameters() -> None:
     assert ExpertBot().simulation_budget == DEFAULT_SIMULATIONS
     assert ExpertBot(seconds=0.1).simulation_budget is None
     for bad, says in [
-        ("expert:simulations=0", "simulations must be a positive integer"),
-        ("expert:seconds=nan", "seconds must be a positive finite number"),
-        ("expert:seconds=inf", "seconds must be a positive finite number"),
-        ("expert:width=-1", "width must be 0"),
-        ("expert:rollout_turns=-2", "rollout_turns must be -1"),
+        ("expert:simulations=0", "simulations must be an integer from 1 to 1000000, got 0"),
+        ("expert:seconds=nan", "seconds must be a finite number from 0.001 to 3600, got nan"),
+        ("expert:seconds=inf", "seconds must be a finite number from 0.001 to 3600, got inf"),
+        ("expert:width=-1", "width must be an integer from 0 to 74, got -1"),
+        ("expert:rollout_turns=-2", "rollout_turns must be an integer from -1 to 10000"),
         ("expert:depth=2", "unknown parameter 'depth'"),
     ]:
         with pytest.raises(BotSpecError, match=says):

@@ -21,7 +21,9 @@
   processes or any :class:`concurrent.futures.Executor` (a dask cluster included), see
   :mod:`cuckoo_rules.bots.tournament`.
 - Bot specifications such as ``"ismcts:iterations=300"``: :func:`parse_bot_spec`,
-  :func:`make_bot`, :data:`BOT_KINDS`.
+  :func:`make_bot`, :data:`BOT_KINDS`; every parameter's type and range is a
+  :class:`BotParameter` (see :mod:`cuckoo_rules.bots.parameters`), checked by the
+  specifications and the bots' constructors alike.
 - :func:`fit_elo`: Elo ratings with intervals from tournaments (see
   :mod:`cuckoo_rules.bots.ratings` and ``benchmarks/ladder.py``).
 
@@ -52,6 +54,7 @@ from .base import (
 )
 from .greedy import WIN_VALUE, GreedyBot, collection_value, hand_value, potential_table
 from .ismcts import DEFAULT_ITERATIONS, IsmctsBot, rollout_action
+from .parameters import BotParameter
 from .play import DEFAULT_MAX_TURNS, PlayedGame, play_game
 from .ratings import (
     INTERVAL_METHODS,
@@ -88,6 +91,7 @@ __all__ = [
     "Bot",
     "BotError",
     "BotKind",
+    "BotParameter",
     "BotSpec",
     "BotSpecError",
     "EntrantResult",

@@ -12,7 +12,6 @@ the same choices. A bot that follows the history also has the hook
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Protocol
 
@@ -31,9 +30,7 @@ __all__ = [
     "BotSpecError",
     "Followed",
     "RandomBot",
-    "check_budget",
     "check_knowledge",
-    "check_rollout_turns",
     "check_view",
     "own_rng",
 ]
@@ -113,33 +110,6 @@ class RandomBot:
     def choose(self, view: PlayerView) -> Action:
         """Return a legal action of ``view`` chosen uniformly at random."""
         return self._rng.choice(legal_actions(check_view(view)))
-
-
-def check_budget(name: str, count: object, seconds: object) -> None:
-    """Check a search bot's budget: a ``count`` (of iterations, simulations) and ``seconds``.
-
-    Either may be ``None`` (no limit of that kind).
-
-    Raises:
-        BotError: If ``count`` is not a positive integer or ``seconds`` is not a positive
-            finite number (the message names ``name`` or ``seconds``).
-    """
-    if count is not None and (type(count) is not int or count < 1):
-        raise BotError(f"{name} must be a positive integer, got {count!r}")
-    if seconds is not None and (not isinstance(seconds, int | float) or not 0 < seconds < math.inf):
-        raise BotError(f"seconds must be a positive finite number, got {seconds!r}")
-
-
-def check_rollout_turns(turns: object) -> None:
-    """Check a search bot's ``rollout_turns``: ``-1`` (to the end) or ``0`` and up.
-
-    Raises:
-        BotError: If it is neither.
-    """
-    if type(turns) is not int or turns < -1:
-        raise BotError(
-            f"rollout_turns must be -1 (to the end) or a non-negative integer, got {turns!r}"
-        )
 
 
 def check_knowledge(knowledge: object, view: PlayerView) -> None:

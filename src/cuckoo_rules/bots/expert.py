@@ -55,16 +55,9 @@ from ..events import Event
 from ..knowledge import Knowledge
 from ..state import DECK_COUNTS, GameState
 from ..views import PlayerView, determinize
-from .base import (
-    BotError,
-    Followed,
-    check_budget,
-    check_knowledge,
-    check_rollout_turns,
-    check_view,
-    own_rng,
-)
+from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value
+from .parameters import EXPERT_PARAMETERS, check_parameters
 
 try:
     import numba
@@ -170,13 +163,6 @@ def value_features(state: GameState) -> tuple[tuple[float, ...], ...]:
     )
 
 
-def _check(bot: ExpertBot) -> None:
-    check_budget("simulations", bot.simulations, bot.seconds)
-    if type(bot.width) is not int or bot.width < 0:
-        raise BotError(f"width must be 0 (every action) or a positive integer, got {bot.width!r}")
-    check_rollout_turns(bot.rollout_turns)
-
-
 @attrs.frozen
 class ExpertBot:
     """The strongest bot here: determinized Monte Carlo search (see the module documentation).
@@ -193,8 +179,11 @@ class ExpertBot:
         rollout_turns: Turns each rollout plays after the candidate before the position
             is scored; ``-1`` (the default) plays to the end of the game.
 
+    The ranges of the parameters are those of
+    :data:`~cuckoo_rules.bots.parameters.EXPERT_PARAMETERS`.
+
     Raises:
-        BotError: If a parameter is out of range.
+        BotError: If a parameter is out of its range (NaN and infinities included).
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
@@ -215,7 +204,7 @@ class ExpertBot:
     _followed: Followed = attrs.field(init=False, repr=False, eq=False, factory=Followed)
 
     def __attrs_post_init__(self) -> None:
-        _check(self)
+        check_parameters(self, EXPERT_PARAMETERS)
 
     @property
     def simulation_budget(self) -> int | None:

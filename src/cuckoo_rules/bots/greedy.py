@@ -54,6 +54,7 @@ from ..state import SMALL_FLOCKS as _SMALL
 from ..state import Counts, Row
 from ..views import PlayerView, unseen_cards
 from .base import check_view, own_rng
+from .parameters import GREEDY_PARAMETERS, check_parameters
 
 __all__ = [
     "WIN_VALUE",
@@ -194,6 +195,12 @@ class GreedyBot:
         end_round_threshold: With an empty hand after a lay, decline the draw (ending
             the round) when the other players hold more cards than this in all.
 
+    The ranges of the parameters are those of
+    :data:`~cuckoo_rules.bots.parameters.GREEDY_PARAMETERS`.
+
+    Raises:
+        BotError: If a parameter is out of its range (NaN and infinities included).
+
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
         >>> state = new_game(GameOptions(num_players=2), seed=1)
@@ -208,6 +215,9 @@ class GreedyBot:
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
+
+    def __attrs_post_init__(self) -> None:
+        check_parameters(self, GREEDY_PARAMETERS)
 
     def choose(self, view: PlayerView) -> Action:
         """Return the legal action of ``view`` with the best heuristic score."""

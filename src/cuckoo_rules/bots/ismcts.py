@@ -77,16 +77,9 @@ from ..preview import birds_home, capture_sizes
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import GameState
 from ..views import PlayerView, determinize
-from .base import (
-    BotError,
-    Followed,
-    check_budget,
-    check_knowledge,
-    check_rollout_turns,
-    check_view,
-    own_rng,
-)
+from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value, potential_table
+from .parameters import ISMCTS_PARAMETERS, check_parameters
 
 __all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
 
@@ -117,18 +110,6 @@ class _Node:
         self.reward = 0.0
 
 
-def _check_budget(bot: IsmctsBot) -> None:
-    check_budget("iterations", bot.iterations, bot.seconds)
-    if not 0 <= bot.exploration < math.inf:
-        raise BotError(f"exploration must be a non-negative number, got {bot.exploration!r}")
-    if bot.rollout_turns is not None:
-        check_rollout_turns(bot.rollout_turns)
-    if not 0 < bot.temperature < math.inf:
-        raise BotError(f"temperature must be a positive number, got {bot.temperature!r}")
-    if not 0 <= bot.widening < math.inf:
-        raise BotError(f"widening must be a non-negative number, got {bot.widening!r}")
-
-
 @attrs.frozen
 class IsmctsBot:
     """An Information Set Monte Carlo Tree Search player (see the module documentation).
@@ -153,8 +134,11 @@ class IsmctsBot:
     :class:`~cuckoo_rules.Match`): what its seat's history proves beyond the view is
     used when it chooses from the view it was last informed of.
 
+    The ranges of the parameters are those of
+    :data:`~cuckoo_rules.bots.parameters.ISMCTS_PARAMETERS`.
+
     Raises:
-        BotError: If a parameter is out of range.
+        BotError: If a parameter is out of its range (NaN and infinities included).
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, observe, legal_actions
@@ -177,7 +161,7 @@ class IsmctsBot:
     _followed: Followed = attrs.field(init=False, repr=False, eq=False, factory=Followed)
 
     def __attrs_post_init__(self) -> None:
-        _check_budget(self)
+        check_parameters(self, ISMCTS_PARAMETERS)
 
     def inform(self, view: PlayerView, events: tuple[Event, ...]) -> None:
         """Follow the game: learn what ``events`` prove (see :mod:`cuckoo_rules.match`).

@@ -4,7 +4,10 @@ A specification is a bot kind, optionally followed by parameters, each introduce
 colon: ``KIND[:NAME=VALUE[:NAME=VALUE...]]``, for example
 ``ismcts:iterations=500:exploration=0.5``. The kinds and their parameters are listed in
 :data:`BOT_KINDS`; the seed is not a parameter, since whoever plays the games (such as
-the tournament runner) gives each bot its own seed.
+the tournament runner) gives each bot its own seed. Each parameter is a
+:class:`~cuckoo_rules.bots.parameters.BotParameter` with a type and a finite, inclusive
+range (the tables of :mod:`cuckoo_rules.bots.parameters`); a value out of its range, NaN
+or an infinity is refused when the specification is parsed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,13 @@ import attrs
 from .base import Bot, BotError, BotSpecError, RandomBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
+from .parameters import (
+    EXPERT_PARAMETERS,
+    GREEDY_PARAMETERS,
+    ISMCTS_PARAMETERS,
+    RANDOM_PARAMETERS,
+    BotParameter,
+)
 
 
 def _expert(**params: Any) -> Bot:
@@ -52,51 +62,32 @@ class BotKind:
     Attributes:
         name: The kind's name in specifications (``"greedy"``).
         factory: Builds the bot from a seed and keyword parameters.
-        parameters: Each parameter's name and type (``int`` or ``float``).
+        parameters: The parameters a specification can set, by name: each one's type,
+            range and meaning (one of the tables of :mod:`cuckoo_rules.bots.parameters`).
         summary: One line for help texts.
+
+    Example:
+        >>> BOT_KINDS["greedy"].parameters["feed_weight"].expected
+        'a finite number from -10 to 10'
     """
 
     name: str
     factory: Callable[..., Bot]
-    parameters: Mapping[str, type]
+    parameters: Mapping[str, BotParameter]
     summary: str
 
 
 BOT_KINDS: Mapping[str, BotKind] = MappingProxyType(
     {
-        "random": BotKind("random", RandomBot, MappingProxyType({}), "uniform over legal actions"),
-        "greedy": BotKind(
-            "greedy",
-            GreedyBot,
-            MappingProxyType({"feed_weight": float, "end_round_threshold": int}),
-            "one-ply heuristic",
-        ),
+        "random": BotKind("random", RandomBot, RANDOM_PARAMETERS, "uniform over legal actions"),
+        "greedy": BotKind("greedy", GreedyBot, GREEDY_PARAMETERS, "one-ply heuristic"),
         "ismcts": BotKind(
-            "ismcts",
-            IsmctsBot,
-            MappingProxyType(
-                {
-                    "iterations": int,
-                    "seconds": float,
-                    "exploration": float,
-                    "rollout_turns": int,
-                    "temperature": float,
-                    "widening": float,
-                }
-            ),
-            "information set Monte Carlo tree search",
+            "ismcts", IsmctsBot, ISMCTS_PARAMETERS, "information set Monte Carlo tree search"
         ),
         "expert": BotKind(
             "expert",
             _expert,
-            MappingProxyType(
-                {
-                    "simulations": int,
-                    "seconds": float,
-                    "width": int,
-                    "rollout_turns": int,
-                }
-            ),
+            EXPERT_PARAMETERS,
             "determinized Monte Carlo search with greedy rollouts (extra 'batch')",
         ),
     }
@@ -140,22 +131,34 @@ def _unknown_kind(kind: str) -> str:
     return f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})"
 
 
-def _convert(name: str, value: str, kind: type, spec: str) -> int | float:
+def _convert(parameter: BotParameter, text: str, spec: str) -> int | float:
+    """The value of ``parameter`` written ``text``, checked against its range."""
     try:
-        return int(value) if kind is int else float(value)
+        value = int(text) if parameter.type is int else float(text)
     except ValueError:
-        expected = "an integer" if kind is int else "a number"
-        raise BotSpecError(f"bot spec {spec!r}: {name} must be {expected}, got {value!r}") from None
+        expected = "an integer" if parameter.type is int else "a number"
+        raise BotSpecError(
+            f"bot spec {spec!r}: {parameter.name} must be {expected}, got {text!r}"
+        ) from None
+    try:
+        parameter.check(value)
+    except BotError as error:
+        raise BotSpecError(f"bot spec {spec!r}: {error}") from None
+    return value
 
 
 def parse_bot_spec(text: str) -> BotSpec:
     """Parse one bot specification, such as ``"ismcts:iterations=300"``.
 
-    The bot is built once (with seed 0) to check the parameter values.
+    Each value is converted to its parameter's type (an integer is fine for a float
+    parameter, not the other way round) and checked against its range
+    (:class:`~cuckoo_rules.bots.parameters.BotParameter`: NaN and infinities are out of
+    every range); then the bot is built once (with seed 0).
 
     Raises:
         BotSpecError: If the kind is unknown, a parameter is unknown, repeated, not of
-            the form ``NAME=VALUE`` or of the wrong type, or a value is out of range.
+            the form ``NAME=VALUE`` or of the wrong type, or a value is out of range (the
+            message names the specification, the parameter, the range and the value).
 
     Example:
         >>> parse_bot_spec("ismcts:iterations=300").params
@@ -164,6 +167,10 @@ def parse_bot_spec(text: str) -> BotSpec:
         Traceback (most recent call last):
         ...
         cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:depth=2': unknown parameter ...
+        >>> parse_bot_spec("greedy:feed_weight=nan")
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:feed_weight=nan': feed_weight ...
     """
     if not isinstance(text, str):
         raise BotSpecError(f"bot spec: expected a string, got {text!r}")
@@ -186,7 +193,7 @@ def parse_bot_spec(text: str) -> BotSpec:
             )
         if key in params:
             raise BotSpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
-        params[key] = _convert(key, value, kind.parameters[key], spec)
+        params[key] = _convert(kind.parameters[key], value, spec)
     parsed = BotSpec(name, tuple(params.items()), spec)
     parsed.build(0)
     return parsed
