@@ -12,10 +12,19 @@ its end after the server is stopped. Each table has its own client and connectio
 browsers would; one shared ``httpx`` pool of 50 connections costs the clients more CPU
 than the server uses.
 
+With ``--rounds R`` the tables are played R times over, one round after the other, and
+the server's resident memory (RSS) is read after the first round and after the last, so
+``rss_growth_mb`` is what ``(R - 1) * tables`` finished tables cost it; ``--restart`` then
+times a start-up on the database they left, against a start-up on an empty one. With
+``--db postgresql://...`` and ``--processes 2``, that many server processes share the
+database and each request goes to one of them at random.
+
 Usage::
 
     python benchmarks/load.py                      # 50 tables against random bots
     python benchmarks/load.py --tables 100 --opponent greedy --seed 3
+    python benchmarks/load.py --tables 50 --rounds 40 --restart   # 2,000 finished tables
+    python benchmarks/load.py --db postgresql://localhost/cuckoo --processes 2
 
 Everything stays on 127.0.0.1; the run is bounded by ``--timeout`` (seconds, overall).
 """
@@ -41,9 +50,6 @@ from typing import Any
 
 import httpx
 from playouts import machine_info  # (a sibling script)
-
-from cuckoo_rules.web.store import Store
-from cuckoo_rules.web.tables import Table
 
 
 @dataclass
@@ -74,25 +80,36 @@ async def request(
     return document
 
 
-async def play_table(url: str, tally: Tally, opponent: str, seed: int) -> str | None:
-    """Play one table with a client of its own (one keep-alive connection)."""
-    async with httpx.AsyncClient(base_url=url, timeout=60.0) as client:
-        return await play_human(client, tally, opponent, seed)
+async def play_table(urls: list[str], tally: Tally, opponent: str, seed: int) -> str | None:
+    """Play one table with a client of its own per server (one keep-alive connection each)."""
+    clients = [httpx.AsyncClient(base_url=url, timeout=60.0) for url in urls]
+    try:
+        return await play_human(clients, tally, opponent, seed)
+    finally:
+        for client in clients:
+            await client.aclose()
 
 
 async def play_human(
-    client: httpx.AsyncClient, tally: Tally, opponent: str, seed: int
+    clients: list[httpx.AsyncClient], tally: Tally, opponent: str, seed: int
 ) -> str | None:
-    """Create a table and play its human seat to the end; return the table id."""
+    """Create a table and play its human seat to the end; return the table id.
+
+    Each request goes to one of ``clients`` (one per server process) at random.
+    """
     rng = random.Random(seed)
+
+    def client() -> httpx.AsyncClient:
+        return clients[rng.randrange(len(clients))]
+
     seats = ["human", opponent] if seed % 2 else [opponent, "human"]
-    created = await request(client, tally, "POST", "/api/tables", json={"seats": seats})
+    created = await request(client(), tally, "POST", "/api/tables", json={"seats": seats})
     if created is None:
         return None
     table: str = created["table"]
     seat, token = next(iter(created["tokens"].items()))
     headers = {"Authorization": f"Bearer {token}"}
-    document = await request(client, tally, "GET", f"/api/tables/{table}", headers=headers)
+    document = await request(client(), tally, "GET", f"/api/tables/{table}", headers=headers)
     after = 0
     while document is not None:
         after = document["next_event"]
@@ -102,22 +119,38 @@ async def play_human(
         if not document["legal_actions"]:  # cannot happen: bots answer before the reply
             tally.failures.append(f"table {table}: seat {seat} has nothing to do")
             return table
-        action = rng.choice(document["legal_actions"])
+        body = {"action": rng.choice(document["legal_actions"]), "move": document["move"]}
         document = await request(
-            client,
+            client(),
             tally,
             "POST",
             f"/api/tables/{table}/actions?after={after}",
-            json={"action": action},
+            json=body,
             headers=headers,
         )
     return table
 
 
-def start_server(db: Path, log: Path, timeout: float) -> tuple[subprocess.Popen[str], str]:
+def _has_limits() -> bool:
+    """Whether the ``serve`` command run here has table limits (newer versions do)."""
+    help_text = subprocess.run(
+        [sys.executable, "-m", "cuckoo_rules.cli", "serve", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return "--max-tables" in help_text
+
+
+def start_server(
+    db: Path | str, log: Path, timeout: float, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[str], str]:
     """Start ``cuckoo-rules serve`` on a free port; return the process and its URL."""
     command = [sys.executable, "-m", "cuckoo_rules.cli", "serve", "--port", "0", "--db", str(db)]
-    with log.open("w") as errors:
+    command += extra
+    if _has_limits():  # (a server of an older version, measured for reference, has none)
+        command += ["--max-tables-per-client", "100000", "--max-tables", "100000"]
+    with log.open("a") as errors:
         process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, text=True
         )
@@ -135,15 +168,67 @@ def start_server(db: Path, log: Path, timeout: float) -> tuple[subprocess.Popen[
     return process, line.split()[3]
 
 
-async def run(url: str, tables: int, opponent: str, seed: int) -> tuple[Tally, float, list[str]]:
-    """Play every table concurrently; return the tally, the wall time and the table ids."""
-    tally = Tally()
+async def run(
+    urls: list[str], tables: int, opponent: str, seed: int, tally: Tally
+) -> tuple[float, list[str]]:
+    """Play every table concurrently; return the wall time and the table ids."""
     start = time.perf_counter()
     ids = await asyncio.gather(
-        *(play_table(url, tally, opponent, seed * 1000 + i) for i in range(tables))
+        *(play_table(urls, tally, opponent, seed * 100_000 + i) for i in range(tables))
     )
     seconds = time.perf_counter() - start
-    return tally, seconds, [table for table in ids if table is not None]
+    return seconds, [table for table in ids if table is not None]
+
+
+def rss_mb(pids: list[int]) -> float | None:
+    """The resident memory of processes and their children (the bots' workers), in MB."""
+    total = 0
+    try:
+        for pid in pids:
+            family = [pid]
+            children = Path(f"/proc/{pid}/task/{pid}/children")
+            if children.exists():
+                family += [int(c) for c in children.read_text().split()]
+            for member in family:
+                for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+    except OSError:
+        return None
+    return round(total / 1024, 1)
+
+
+def server_rss_mb(pids: list[int]) -> float | None:
+    """The resident memory of the server processes alone (not their workers), in MB."""
+    total = 0
+    try:
+        for pid in pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    except OSError:
+        return None
+    return round(total / 1024, 1)
+
+
+def start_up_seconds(db: Path | str, log: Path) -> float:
+    """The time from starting a server on ``db`` to its first line (tables loaded)."""
+    start = time.perf_counter()
+    process, _ = start_server(db, log, 300.0)
+    seconds = time.perf_counter() - start
+    stop(process)
+    return round(seconds, 3)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """Stop a server as Ctrl-C does, or kill it after 30 s."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -155,16 +240,19 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def check_stored(db: Path, ids: list[str]) -> list[str]:
+def check_stored(db: Path | str, ids: list[str]) -> list[str]:
     """Replay every stored table; return the problems (a game not over, a table missing)."""
-    store = Store(db)
+    from cuckoo_rules.web.store import open_store
+    from cuckoo_rules.web.tables import Table
+
+    store = open_store(db)
     try:
-        stored = {table.setup.id: table for table in store.tables()}
         problems = []
         for table_id in ids:
-            if table_id not in stored:
+            stored = store.table(table_id)
+            if stored is None:
                 problems.append(f"table {table_id} is not stored")
-            elif not Table.restore(stored[table_id], store).snapshot.state.is_over:
+            elif not Table.restore(stored, store).match.is_over:
                 problems.append(f"table {table_id}: the stored game is not over")
         return problems
     finally:
@@ -184,38 +272,77 @@ def main() -> int:
         "--opponent", default="random", help="bot spec of the opponent seat (random)"
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices (1)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of --tables tables (1)")
+    parser.add_argument(
+        "--db", default=None, help="database: a PostgreSQL URL (default: a new SQLite file)"
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes on the database (1)"
+    )
+    parser.add_argument(
+        "--restart", action="store_true", help="then time a start-up on the database left"
+    )
     parser.add_argument("--timeout", type=float, default=600.0, help="overall limit, s (600)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument(
+        "--bot-workers", type=int, default=None, help="the servers' --bot-workers (their default)"
+    )
+    parser.add_argument(
+        "--no-check",
+        action="store_true",
+        help="do not replay the stored tables afterwards (for a server of another version)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cuckoo-load-") as directory:
-        db = Path(directory) / "load.sqlite3"
-        process, url = start_server(db, Path(directory) / "server.log", 30.0)
+        db: Path | str = args.db or Path(directory) / "load.sqlite3"
+        log = Path(directory) / "server.log"
+        empty_start = None
+        if args.restart:  # the reference: a start-up on an empty database, same run
+            empty_start = start_up_seconds(Path(directory) / "empty.sqlite3", log)
+        extra = () if args.bot_workers is None else ("--bot-workers", str(args.bot_workers))
+        servers = [start_server(db, log, 60.0, extra) for _ in range(args.processes)]
+        urls = [url for _, url in servers]
+        pids = [process.pid for process, _ in servers]
         client_cpu = time.process_time()
-        server_cpu = cpu_seconds(process.pid)
+        server_cpu = [cpu_seconds(pid) for pid in pids]
+        tally = Tally()
+        ids: list[str] = []
+        seconds = 0.0
+        rss: list[float | None] = []
         try:
-            tally, seconds, ids = asyncio.run(
-                asyncio.wait_for(run(url, args.tables, args.opponent, args.seed), args.timeout)
-            )
+            for round_ in range(args.rounds):
+                elapsed, new = asyncio.run(
+                    asyncio.wait_for(
+                        run(urls, args.tables, args.opponent, args.seed + round_, tally),
+                        args.timeout,
+                    )
+                )
+                seconds += elapsed
+                ids += new
+                rss.append(server_rss_mb(pids))
         except TimeoutError:
-            tally, seconds, ids = Tally(failures=[f"timed out after {args.timeout} s"]), 0.0, []
+            tally.failures.append(f"timed out after {args.timeout} s")
         finally:
             client_cpu = time.process_time() - client_cpu
-            server_end = cpu_seconds(process.pid)
-            if server_cpu is not None and server_end is not None:
-                server_cpu = server_end - server_cpu
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-            assert process.stdout is not None
-            process.stdout.close()
-        problems = tally.failures + check_stored(db, ids)
-        if tally.finished != args.tables:
-            problems.append(f"{tally.finished} of {args.tables} games finished")
+            server_end = [cpu_seconds(pid) for pid in pids]
+            used = [
+                None if a is None or b is None else b - a
+                for a, b in zip(server_cpu, server_end, strict=True)
+            ]
+            workers_rss = rss_mb(pids)
+            for process, _ in servers:
+                stop(process)
+        problems = tally.failures + ([] if args.no_check else check_stored(db, ids))
+        if tally.finished != args.tables * args.rounds:
+            problems.append(f"{tally.finished} of {args.tables * args.rounds} games finished")
+        restart = start_up_seconds(db, log) if args.restart else None
     latencies = tally.latencies or [0.0]
     summary = {
         "benchmark": "load",
         "tables": args.tables,
+        "rounds": args.rounds,
+        "processes": args.processes,
+        "database": "postgresql" if args.db else "sqlite",
         "opponent": args.opponent,
         "games_finished": tally.finished,
         "requests": len(tally.latencies),
@@ -227,13 +354,27 @@ def main() -> int:
             "max": round(1000 * max(latencies), 2),
         },
         "failed_requests": len(tally.failures),
+        "server_rss_mb": {
+            "after_first_round": rss[0] if rss else None,
+            "after_last_round": rss[-1] if rss else None,
+            "growth": (
+                round(rss[-1] - rss[0], 1) if len(rss) > 1 and None not in rss else None  # type: ignore[operator]
+            ),
+            "with_bot_workers_at_end": workers_rss,
+        },
+        "start_up_seconds": (
+            None if restart is None else {"empty_database": empty_start, "after_the_run": restart}
+        ),
         "cpu_seconds": {
-            "server": None if server_cpu is None else round(server_cpu, 2),
+            "servers": [None if u is None else round(u, 2) for u in used],
             "clients": round(client_cpu, 2),
         },
         "machine": machine_info(),
     }
-    print(json.dumps(summary, indent=2))
+    text = json.dumps(summary, indent=2)
+    print(text)
+    if args.json is not None:
+        args.json.write_text(text + "\n")
     for problem in problems[:20]:
         print(f"problem: {problem}", file=sys.stderr)
     return 1 if problems else 0

@@ -32,7 +32,7 @@ def first_line(stream: IO[str], timeout: float) -> str:
 
 
 @contextmanager
-def serve(db: Path, log: Path, timeout: float) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def serve(db: Path | str, log: Path, timeout: float) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """Run ``cuckoo-rules serve --port 0 --db DB``; yield the process and its URL.
 
     The server's standard error goes to ``log``; the process is killed on exit.

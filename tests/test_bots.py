@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import cuckoo_rules as cr
 from cuckoo_rules import bots
 from cuckoo_rules.bots.parameters import BotParameter
+from cuckoo_rules.errors import short_repr
 from cuckoo_rules.options import option_info
 from tests.builders import build
 from tests.conftest import ROOT, load_module
@@ -408,7 +409,9 @@ def written(value: int | float) -> str:
 
 
 def refusal(spec: str, parameter: BotParameter, value: object) -> str:
-    return f"bot spec {spec!r}: {parameter.name} must be {parameter.expected}, got {value!r}"
+    # The spec is quoted as error messages quote what they got: at most 40 characters.
+    quoted = short_repr(spec)
+    return f"bot spec {quoted}: {parameter.name} must be {parameter.expected}, got {value!r}"
 
 
 def outside(parameter: BotParameter) -> tuple[int | float, int | float]:

@@ -314,8 +314,10 @@ def bodies(draw: st.DrawFn) -> bytes:
 
 
 def test_the_server_answers_hostile_bodies_with_400(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "tables.sqlite3")) as client:
-        created = client.post("/api/tables", json={"seats": ["human", "human"], "seed": 3})
+    app = create_app(tmp_path / "tables.sqlite3")
+    json_body = {"Content-Type": "application/json"}  # the server refuses others: 415
+    with TestClient(app, base_url="http://127.0.0.1", headers=json_body) as client:
+        created = client.post("/api/tables", json={"seats": ["human", "human"]})
         assert created.status_code == 201
         table, tokens = created.json()["table"], created.json()["tokens"]
         actions = f"/api/tables/{table}/actions"

@@ -4,7 +4,7 @@
 two records saved by ``cuckoo-rules play --save``, the database of a ``cuckoo-rules
 serve`` with three tables, the token of each table's seat 0, and the state (a version 1
 document) that 0.1 reached by replaying each of them. The database is only ever opened
-as a copy: opening it upgrades it to schema version 2.
+as a copy: opening it upgrades it to the current schema version (3).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 
 import cuckoo_rules as cr
 from cuckoo_rules.web import create_app
-from cuckoo_rules.web.store import SCHEMA_VERSION, StorageError, Store
+from cuckoo_rules.web.store import SCHEMA_VERSION, SQLiteStore, StorageError
 from tests.conftest import DATA
 
 LEGACY = DATA / "legacy-v1"
@@ -97,7 +97,7 @@ def test_a_saved_record_loads_and_replays_to_the_state_it_reached(name: str) -> 
 def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> None:
     committed = hashlib.sha256(DATABASE.read_bytes()).hexdigest()
     before = _stored_options(legacy_db)
-    store = Store(legacy_db)
+    store = SQLiteStore(legacy_db)
     try:
         tables = store.tables()
     finally:
@@ -108,12 +108,15 @@ def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> 
         record = cr.GameRecord(setup.options, setup.seed, table.actions)
         assert cr.records.final_state(record) == _final(setup.id), setup.id
         assert setup.options.refill_trigger == "capture"
-    assert _user_version(legacy_db) == SCHEMA_VERSION == 2
+    assert _user_version(legacy_db) == SCHEMA_VERSION == 3
+    for table in tables:  # made before commitments: no salt; all open until replayed
+        assert table.setup.salt is None
+        assert table.status == "open"
     after = _stored_options(legacy_db)
     for table_id, options in before.items():  # the same options, refill_trigger added
         assert after[table_id] == {**options, "refill_trigger": "capture"}
         assert list(after[table_id]) == list(cr.GameOptions(num_players=2).to_json())
-    reopened = Store(legacy_db)  # a second opening finds version 2: nothing to do
+    reopened = SQLiteStore(legacy_db)  # a second opening finds version 3: nothing to do
     try:
         assert reopened.tables() == tables
     finally:
@@ -127,7 +130,7 @@ def test_the_upgrade_is_one_transaction(legacy_db: Path) -> None:
         db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(damaged), TWO_HUMANS))
     before = _stored_options(legacy_db)
     with pytest.raises(StorageError) as info:
-        Store(legacy_db)
+        SQLiteStore(legacy_db)
     message = str(info.value)
     assert f"table {TWO_HUMANS!r}: options: unknown key 'refill_trigger'" in message
     assert "left as it was, at schema version 1" in message
@@ -137,13 +140,13 @@ def test_the_upgrade_is_one_transaction(legacy_db: Path) -> None:
 
 def test_a_database_of_a_newer_version_is_refused(legacy_db: Path) -> None:
     with closing(sqlite3.connect(legacy_db)) as db:
-        db.execute("PRAGMA user_version = 3")
+        db.execute("PRAGMA user_version = 4")
     before = _stored_options(legacy_db)
-    with pytest.raises(StorageError, match="database schema version 3 is newer than this"):
-        Store(legacy_db)
-    with pytest.raises(StorageError, match="database schema version 3 is newer than this"):
+    with pytest.raises(StorageError, match="database schema version 4 is newer than this"):
+        SQLiteStore(legacy_db)
+    with pytest.raises(StorageError, match="database schema version 4 is newer than this"):
         create_app(legacy_db)
-    assert _user_version(legacy_db) == 3
+    assert _user_version(legacy_db) == 4
     assert _stored_options(legacy_db) == before
 
 
@@ -155,7 +158,8 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 def test_the_server_serves_the_legacy_tables_and_plays_on(legacy_db: Path) -> None:
-    with TestClient(create_app(legacy_db)) as client:
+    app = create_app(legacy_db)
+    with TestClient(app, base_url="http://127.0.0.1") as client:  # a host it answers to
         for table_id, token in TOKENS.items():  # each token is of its table's seat 0
             response = client.get(f"/api/tables/{table_id}", headers=_bearer(token))
             assert response.status_code == 200, response.text
@@ -175,7 +179,7 @@ def test_the_server_serves_the_legacy_tables_and_plays_on(legacy_db: Path) -> No
         two_humans = _final(TWO_HUMANS)
         assert (two_humans.phase, two_humans.turn) == (cr.Phase.LAY, 1)
         url = f"/api/tables/{TWO_HUMANS}/actions"
-        lay = {"action": cr.encode_action(cr.legal_actions(two_humans)[0])}
+        lay = {"action": cr.encode_action(cr.legal_actions(two_humans)[0]), "move": 1}
         refused = client.post(url, headers=_bearer(TOKENS[TWO_HUMANS]), json=lay)
         assert refused.status_code == 409, refused.text
 
@@ -184,13 +188,13 @@ def test_the_server_serves_the_legacy_tables_and_plays_on(legacy_db: Path) -> No
         state = _final(HUMAN_TO_DRAW)
         assert (state.current_player, state.phase) == (0, cr.Phase.DRAW)
         url = f"/api/tables/{HUMAN_TO_DRAW}/actions"
-        body = {"action": cr.encode_action(cr.Draw())}
+        body = {"action": cr.encode_action(cr.Draw()), "move": 32}
         answer = client.post(url, headers=_bearer(TOKENS[HUMAN_TO_DRAW]), json=body)
         assert answer.status_code == 200, answer.text
         view = cr.decode_view(answer.json()["view"])
         assert view.hand_sizes[0] == sum(state.hands[0]) + 2 or view.turn > state.turn
 
-    store = Store(legacy_db)  # the move and the bots' answers are stored
+    store = SQLiteStore(legacy_db)  # the move and the bots' answers are stored
     try:
         table = next(t for t in store.tables() if t.setup.id == HUMAN_TO_DRAW)
     finally:

@@ -10,6 +10,7 @@ that does not use Match.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 from collections.abc import Sequence
@@ -378,6 +379,7 @@ def test_the_web_tables_tell_ismcts_what_its_seat_saw_across_restarts(
 ) -> None:
     from cuckoo_rules.bots import ismcts
     from cuckoo_rules.web import tables
+    from cuckoo_rules.web.bots import ThreadBotRunner
 
     checked: list[tuple[int, int]] = []
     wrong: list[int] = []
@@ -406,10 +408,13 @@ def test_the_web_tables_tell_ismcts_what_its_seat_saw_across_restarts(
     lobby = tables.Lobby.open(db)
     lobbies.append(lobby)
     table, _ = lobby.create(request)
+    runner = ThreadBotRunner()  # the bot decides in this process, where the spy is
+    asyncio.run(table.run_bots(runner))
     for stop in (30, None):
         while not table.match.is_over and (stop is None or table.match.move < stop):
             assert table.match.to_act == 0
-            table.play(0, rng.choice(table.match.legal_actions(0)))
+            table.play(0, rng.choice(table.match.legal_actions(0)), table.match.move)
+            asyncio.run(table.run_bots(runner))
         if stop is not None:  # restart the server: the bot is told the history again
             lobby.close()
             lobbies.append(tables.Lobby.open(db))

@@ -28,11 +28,14 @@ from starlette.testclient import TestClient
 
 import cuckoo_rules as cr
 from cuckoo_rules.bots import derive_seed
+from cuckoo_rules.fairness import check_deal
 from cuckoo_rules.narration import PHRASES, describe_event
 from cuckoo_rules.options import OptionChoice, OptionInfo, option_info
 from cuckoo_rules.preview import birds_home, preview
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.app import HINT_SIMULATIONS, STATIC_DIR
+from cuckoo_rules.web.bots import ThreadBotRunner
+from cuckoo_rules.web.store import TABLE_COLUMNS, StorageUnavailable, TableSetup, decode_table
 from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, describe_move, hash_token
 from tests.conftest import HintSpy
 from tests.documents import all_keys
@@ -52,6 +55,10 @@ DOCUMENT_KEYS = [
     "events",
     "narration",
     "next_event",
+    "status",
+    "thinking",
+    "deal",
+    "notices",
 ]
 SECRET_KEYS = {"draw_pile", "discard_pile", "hands_full", "seed", "shuffles", "token", "bot_seed"}
 BIG_SEED = 2**63 + 987_654_321  # its digits cannot appear in an answer by chance
@@ -64,8 +71,18 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
+    with local_client(db) as test_client:
         yield test_client
+
+
+LOCAL = "http://127.0.0.1"  # a host the server answers to (loopback only, by default)
+
+
+def local_client(db: Path, **options: Any) -> TestClient:
+    """A test client of a new server on ``db``, talking to it on a loopback address."""
+    # Bodies are JSON, also those given as bytes (the server refuses other types: 415).
+    headers = {"Content-Type": "application/json"}
+    return TestClient(create_app(db, **options), base_url=LOCAL, headers=headers)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -76,7 +93,7 @@ def create(client: TestClient, seats: list[str], **fields: Any) -> tuple[str, di
     response = client.post("/api/tables", json={"seats": seats, **fields})
     assert response.status_code == 201, response.text
     document = response.json()
-    assert set(document) == {"table", "seats", "tokens"}
+    assert list(document) == ["table", "seats", "tokens", "move", "deal"]
     assert document["seats"] == seats
     assert sorted(document["tokens"]) == [str(i) for i, s in enumerate(seats) if s == "human"]
     return document["table"], document["tokens"]
@@ -111,6 +128,24 @@ def narration_of(
     """The sentences of ``describe_event`` for ``events``, the bots named by their kind."""
     names = ["" if kind == "human" else kind.split(":")[0] for kind in seats]
     return [describe_event(event, seat, names=names) for event in events]
+
+
+def setup_of(db: Path, table_id: str) -> TableSetup:
+    """The stored setup of a table, read through the store."""
+    with closing(sqlite3.connect(db)) as connection:
+        row = connection.execute(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+    return decode_table(row, []).setup
+
+
+def note_of(db: Path, table_id: str, move: int) -> str | None:
+    """The note stored with a move."""
+    with closing(sqlite3.connect(db)) as connection:
+        (note,) = connection.execute(
+            "SELECT note FROM actions WHERE table_id = ? AND idx = ?", (table_id, move)
+        ).fetchone()
+    return None if note is None else str(note)
 
 
 def row_counts(db: Path) -> tuple[int, int]:
@@ -179,8 +214,20 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
     assert document["events"] == [cr.encode_event(event) for event in redacted]
     assert document["narration"] == narration_of(redacted, seat, document["seats"])
     assert document["next_event"] == len(events)
+    assert document["status"] == ("over" if state.is_over else "open")
+    assert document["thinking"] is None
+    assert document["notices"] == []
+    deal = document["deal"]
+    assert list(deal) == ["commitment", "seed_source", "seed", "salt"]
+    if state.is_over:  # the secret is revealed, and it is the one committed to
+        assert deal["seed"] == str(record.seed)
+        assert check_deal(deal["commitment"], int(deal["seed"]), deal["salt"])
+    else:
+        assert deal["seed"] is None
+        assert deal["salt"] is None
+        assert len(deal["commitment"]) == 64
     # Independently of the functions above: nothing secret is in the answer at all.
-    assert not SECRET_KEYS & set(all_keys(document))
+    assert not SECRET_KEYS & set(all_keys({k: v for k, v in document.items() if k != "deal"}))
     for event in document["events"]:
         if "hands" in event:
             assert all(hand is None for i, hand in enumerate(event["hands"]) if i != seat)
@@ -218,7 +265,7 @@ def play_to_the_end(
                 action = rng.choice(document["legal_actions"])
                 response = client.post(
                     f"/api/tables/{table}/actions?after={after[seat]}",
-                    json={"action": action},
+                    json={"action": action, "move": document["move"]},
                     headers=bearer(token),
                 )
                 document = read(seat, response)
@@ -248,19 +295,20 @@ def test_a_whole_game_against_greedy(client: TestClient, db: Path) -> None:
     assert final["view"]["winners"] == list(cr.records.final_state(record).winners)
     # Any action once the game is over is refused, and nothing is stored.
     before = row_counts(db)
+    moves = len(record.actions)
     response = client.post(
         f"/api/tables/{table}/actions",
-        json={"action": {"type": "pass"}},
+        json={"action": {"type": "pass"}, "move": moves},
         headers=bearer(tokens["0"]),
     )
     assert response.status_code == 409
-    assert response.json() == {"error": "the game is over"}
+    assert response.json() == {"error": f"the game is over (at move {moves})", "move": moves}
     assert row_counts(db) == before
     # So is a hint (before any search, so without the batch extra too).
     response = client.get(f"/api/tables/{table}/hint", headers=bearer(tokens["0"]))
     assert response.status_code == 409
-    moves = len(record.actions)
-    assert response.json() == {"error": f"the game is over: no hint (the match is at move {moves})"}
+    assert response.json() == {"error": f"the game is over (at move {moves})", "move": moves}
+    assert {"error": f"the game is over: no hint (the match is at move {moves})"}
     # The spectator sees the end too, and no hand.
     spectator = client.get(f"/api/tables/{table}").json()
     check_answer(db, spectator, None)
@@ -270,7 +318,7 @@ def test_a_whole_game_against_greedy(client: TestClient, db: Path) -> None:
 
 def test_two_humans_and_a_random_bot(client: TestClient, db: Path) -> None:
     table, tokens = create(
-        client, ["human", "random", "human"], seed=5, options={"round_end_timing": "immediate"}
+        client, ["human", "random", "human"], options={"round_end_timing": "immediate"}
     )
     final = play_to_the_end(client, db, table, tokens, random.Random(2))
     record, _, _ = stored(db, table)
@@ -413,7 +461,7 @@ def test_the_browser_client_holds_no_species_table_and_no_rule() -> None:
 
 
 def test_a_token_reads_and_acts_for_its_own_seat_only(client: TestClient, db: Path) -> None:
-    table, tokens = create(client, ["human", "human"], seed=BIG_SEED)
+    table, tokens = create(client, ["human", "human"])
     _, state, _ = stored(db, table)
     mover = state.current_player
     other = 1 - mover
@@ -423,16 +471,16 @@ def test_a_token_reads_and_acts_for_its_own_seat_only(client: TestClient, db: Pa
         assert bool(document["legal_actions"]) == (seat == mover)
         assert document["view"]["hand"] != cr.codec.encode_counts(state.hands[1 - seat])
     before = row_counts(db)
-    action = cr.encode_action(cr.legal_actions(state)[0])
+    body = {"action": cr.encode_action(cr.legal_actions(state)[0]), "move": 0}
     response = client.post(
-        f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens[str(other)])
+        f"/api/tables/{table}/actions", json=body, headers=bearer(tokens[str(other)])
     )
     assert response.status_code == 409
-    assert response.json() == {"error": f"it is not your turn: player {mover} is to act"}
+    assert response.json() == {"error": f"it is not your turn: player {mover} is to act", "move": 0}
     check_answer(db, client.get(f"/api/tables/{table}").json(), None)
     assert row_counts(db) == before
     response = client.post(
-        f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens[str(mover)])
+        f"/api/tables/{table}/actions", json=body, headers=bearer(tokens[str(mover)])
     )
     assert response.status_code == 200
     check_answer(db, response.json(), mover)
@@ -488,9 +536,9 @@ def test_tokens_are_not_stored_in_clear(client: TestClient, db: Path) -> None:
         ),
         (b'{"seats": ["human", "ismcts:seconds=30"]}', 400, "seconds 30 is above"),
         (
-            b'{"seats": ["human", "expert:simulations=10000000"]}',
+            b'{"seats": ["human", "expert:simulations=100000"]}',
             400,
-            "seats[1]: bot spec 'expert:simulations=10000000': simulations 10000000 is above "
+            "seats[1]: bot spec 'expert:simulations=100000': simulations 100000 is above "
             "this server's limit of 20000",
         ),
         (b'{"seats": ["human", "expert:seconds=5"]}', 400, "seconds 5 is above"),
@@ -524,7 +572,7 @@ def test_bad_new_tables_are_refused(
 
 @pytest.fixture
 def game(client: TestClient, db: Path) -> tuple[str, dict[str, str], cr.GameState]:
-    table, tokens = create(client, ["human", "human"], seed=3)
+    table, tokens = create(client, ["human", "human"])
     _, state, _ = stored(db, table)
     return table, tokens, state
 
@@ -546,29 +594,47 @@ def test_bad_actions_are_refused(
         ({"json": {"action": cr.encode_action(legal[0]), "move": "0"}}, 400, "move: expected"),
         ({"json": {"action": cr.encode_action(legal[0]), "move": True}}, 400, "move: expected"),
         ({"json": {"action": cr.encode_action(legal[0]), "move": 1.0}}, 400, "move: expected"),
-        ({"json": {"action": cr.encode_action(legal[0]), "move": 1}}, 409, "not a move of"),
-        ({"json": {"action": {"type": "fly"}}}, 400, "action.type: 'fly' is not one of"),
+        ({"json": {"action": cr.encode_action(legal[0]), "move": 1}}, 409, "move yet"),
+        ({"json": {"action": cr.encode_action(legal[0])}}, 400, 'body: expected {"action"'),
+        ({"json": {"action": {"type": "fly"}, "move": 0}}, 400, "action.type: 'fly' is not one"),
         (
-            {"json": {"action": {"type": "lay", "species": "owl", "row": 4, "side": "left"}}},
+            {
+                "json": {
+                    "action": {"type": "lay", "species": "owl", "row": 4, "side": "left"},
+                    "move": 0,
+                }
+            },
             400,
             "action.row: 4 is out of range",
         ),
-        ({"json": {"action": {"type": "fly_home", "species": "dodo"}}}, 400, "action.species"),
-        ({"json": {"action": {"type": "pass", "row": 1}}}, 400, "action: unknown key 'row'"),
-        ({"json": {"action": cr.encode_action(illegal)}}, 409, "is not legal"),
+        (
+            {"json": {"action": {"type": "fly_home", "species": "dodo"}, "move": 0}},
+            400,
+            "action.species",
+        ),
+        (
+            {"json": {"action": {"type": "pass", "row": 1}, "move": 0}},
+            400,
+            "action: unknown key 'row'",
+        ),
+        ({"json": {"action": cr.encode_action(illegal), "move": 0}}, 409, "is not legal"),
         ({"content": b"{" + b" " * MAX_BODY + b"}"}, 413, "more than the 65536"),
         ({"content": iter([b"{", b" " * MAX_BODY, b"}"])}, 413, "more than the 65536"),
     ]
     for query in ("?after=x", "?after=-1", "?after=1", "?after=%201"):
         cases.append(
-            ({"json": {"action": cr.encode_action(legal[0])}, "query": query}, 400, "after")
+            (
+                {"json": {"action": cr.encode_action(legal[0]), "move": 0}, "query": query},
+                400,
+                "after",
+            )
         )
     before = row_counts(db)
     for request, status, message in cases:
         query = request.pop("query", "")
         response = client.post(url + query, headers=bearer(token), **request)
         assert response.status_code == status, (request, response.text)
-        assert list(response.json()) == ["error"]
+        assert list(response.json()) == (["error", "move"] if status == 409 else ["error"])
         assert message in response.json()["error"], (request, response.text)
         assert row_counts(db) == before
     assert stored(db, table)[1] == state
@@ -578,7 +644,7 @@ def test_missing_and_wrong_tokens_are_refused(
     client: TestClient, db: Path, game: tuple[str, dict[str, str], cr.GameState]
 ) -> None:
     table, tokens, state = game
-    action = {"action": cr.encode_action(cr.legal_actions(state)[0])}
+    action = {"action": cr.encode_action(cr.legal_actions(state)[0]), "move": 0}
     url = f"/api/tables/{table}"
     before = row_counts(db)
     cases = [
@@ -630,8 +696,11 @@ def test_a_move_sent_twice_is_refused_the_second_time(client: TestClient, db: Pa
     before = row_counts(db)
     again = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
     assert again.status_code == 409, again.text
+    now = first.json()["move"]
     assert again.json() == {
-        "error": f"move {move} was already played: the match is at move {first.json()['move']}"
+        "error": f"move {move} was already played: the table is at move {now} (a move sent "
+        "twice, or an answer to an old document; read the table again)",
+        "move": now,
     }
     assert row_counts(db) == before
     # The same action with the move number now in force is taken, if still legal.
@@ -650,7 +719,7 @@ def test_the_previews_are_those_of_the_seats_view(client: TestClient, db: Path, 
         "round_end_timing": rng.choice(["immediate", "end_of_turn"]),
         "optional_draw_if_adjacent": rng.choice([True, False]),
     }
-    table, tokens = create(client, ["human", "human", "random"], seed=seed, options=options)
+    table, tokens = create(client, ["human", "human", "random"], options=options)
     previews = 0
     for _ in range(400):
         _, state, _ = stored(db, table)
@@ -717,7 +786,7 @@ HINT_BUDGET = 100  # simulations per hint in these tests: enough for the shape, 
 
 @pytest.fixture
 def hint_client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, hint_simulations=HINT_BUDGET)) as test_client:
+    with local_client(db, hint_simulations=HINT_BUDGET) as test_client:
         yield test_client
 
 
@@ -799,7 +868,7 @@ def test_a_hint_is_the_experts_best_moves_from_the_seats_view_and_knowledge(
 
 
 def test_a_hint_is_for_the_seat_to_act_only(hint_client: TestClient, db: Path) -> None:
-    table, tokens = create(hint_client, ["human", "human"], seed=3)
+    table, tokens = create(hint_client, ["human", "human"])
     _, state, _ = stored(db, table)
     mover, other = state.current_player, 1 - state.current_player
     url = f"/api/tables/{table}/hint"
@@ -808,7 +877,8 @@ def test_a_hint_is_for_the_seat_to_act_only(hint_client: TestClient, db: Path) -
     response = hint_client.get(url, headers=bearer(tokens[str(other)]))
     assert response.status_code == 409, response.text
     assert response.json() == {
-        "error": f"it is not your turn: player {mover} is to act (the match is at move 0)"
+        "error": f"it is not your turn: player {mover} is to act (the match is at move 0)",
+        "move": 0,
     }
     cases = [
         ({}, "a seat's token is needed for a hint"),
@@ -829,7 +899,7 @@ def test_a_hint_is_for_the_seat_to_act_only(hint_client: TestClient, db: Path) -
 def test_a_hint_without_the_batch_extra_says_what_to_install(
     hint_client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table, tokens = create(hint_client, ["human", "human"], seed=3)
+    table, tokens = create(hint_client, ["human", "human"])
     _, state, _ = stored(db, table)
     monkeypatch.setitem(sys.modules, "cuckoo_rules.bots.expert", None)  # as if not installed
     response = hint_client.get(
@@ -887,15 +957,15 @@ def test_the_same_action_sent_at_once_eight_times_is_taken_once(
     store = app.state.lobby.store
     add_action = store.add_action
 
-    def slow_add_action(table_id: str, index: int, action: cr.Action) -> None:
+    def slow_add_action(table_id: str, index: int, action: cr.Action, *args: Any) -> None:
         time.sleep(0.05)  # a slow disk: the other requests arrive meanwhile
-        add_action(table_id, index, action)
+        add_action(table_id, index, action, *args)
 
     monkeypatch.setattr(store, "add_action", slow_add_action)
 
     async def race() -> list[int]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
             created = await client.post("/api/tables", json={"seats": ["human", "human"]})
             table, tokens = created.json()["table"], created.json()["tokens"]
             _, state, _ = stored(db, table)
@@ -905,7 +975,7 @@ def test_the_same_action_sent_at_once_eight_times_is_taken_once(
                 *(
                     client.post(
                         f"/api/tables/{table}/actions",
-                        json={"action": cr.encode_action(lay)},
+                        json={"action": cr.encode_action(lay), "move": 0},
                         headers=headers,
                     )
                     for _ in range(8)
@@ -926,29 +996,30 @@ def test_the_same_action_sent_at_once_eight_times_is_taken_once(
 
 def test_a_game_goes_on_after_a_restart(db: Path) -> None:
     rng = random.Random(7)
-    with TestClient(create_app(db)) as client:
+    with local_client(db) as client:
         table, tokens = create(client, ["random", "human"], seed=11)
         for _ in range(10):
             document = client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).json()
             action = rng.choice(document["legal_actions"])
+            body = {"action": action, "move": document["move"]}
             response = client.post(
-                f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(tokens["1"])
+                f"/api/tables/{table}/actions", json=body, headers=bearer(tokens["1"])
             )
             assert response.status_code == 200
         before = response.json()
         spectator = client.get(f"/api/tables/{table}").json()
-    with TestClient(create_app(db)) as client:
+    with local_client(db) as client:
         assert client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).json() == before
         assert client.get(f"/api/tables/{table}").json() == spectator
         check_answer(db, before, 1)
-    with TestClient(create_app(db)) as client:  # and once more, to the end
+    with local_client(db) as client:  # and once more, to the end
         final = play_to_the_end(client, db, table, {"1": tokens["1"]}, rng)
     record, _, _ = stored(db, table)
     assert final["view"]["winners"] == list(cr.records.final_state(record).winners)
 
 
 def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
-    with TestClient(create_app(db)) as client:
+    with local_client(db) as client:
         table, tokens = create(client, ["human", "greedy"], seed=BIG_SEED)
         _, state, _ = stored(db, table)
         if state.current_player != 0:
@@ -960,13 +1031,16 @@ def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
         while state.current_player == 0:
             action = cr.legal_actions(state)[0]
             connection.execute(
-                "INSERT INTO actions VALUES (?, ?, ?)",
+                "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
                 (table, len(actions), json.dumps(cr.encode_action(action))),
             )
             actions.append(action)
             state = cr.apply(state, action)
     assert not state.is_over
-    with TestClient(create_app(db)) as client:
+    with local_client(db) as client:  # the bots act when the server starts, in the background
+        deadline = time.monotonic() + 30
+        while stored(db, table)[1].current_player != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
         record_now, state_now, _ = stored(db, table)
         assert len(record_now.actions) > len(actions)
         assert record_now.actions[: len(actions)] == tuple(actions)
@@ -974,7 +1048,7 @@ def test_bots_that_were_to_act_act_on_restart(db: Path) -> None:
         check_answer(db, client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json(), 0)
 
 
-def test_a_failing_bot_is_not_asked_again_for_the_same_move(
+def test_a_failing_bot_is_tried_twice_then_greedy_plays_that_move_and_the_table_says_so(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[int] = []
@@ -983,36 +1057,47 @@ def test_a_failing_bot_is_not_asked_again_for_the_same_move(
         calls.append(view.turn)
         raise RuntimeError("this bot is broken")
 
+    # In-process bots, so that the broken bot is the one patched here.
     monkeypatch.setattr(cr.bots.RandomBot, "choose", broken)
-    with TestClient(create_app(db)) as client:
+    with local_client(db, bot_runner=ThreadBotRunner()) as client:
         table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
-        assert calls == [1]
-        for _ in range(3):  # polling does not run the failed bot again
-            document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
-            assert document["view"]["current_player"] == 1
-            assert document["legal_actions"] == []
-        assert calls == [1]
-        assert row_counts(db) == (1, 0)
-    monkeypatch.undo()
-    with TestClient(create_app(db)) as client:  # a restart asks it again
+        assert calls == [1, 1]  # tried once more, then replaced for that move
+        record, _, _ = stored(db, table)
+        assert len(record.actions) >= 1
+        # The stand-in is the greedy bot with the decision's seed: its choice, exactly.
+        greedy = cr.bots.GreedyBot(seed=derive_seed(setup_of(db, table).bot_seed, 1, 0))
+        assert record.actions[0] == greedy.choose(
+            cr.observe(cr.new_game(record.options, record.seed), 1)
+        )
         document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
-        check_answer(db, document, 0)
-    assert row_counts(db)[1] >= 1
+        assert document["view"]["current_player"] == 0
+        (notice,) = [n for n in document["notices"] if n["move"] == 0]
+        failure = "RuntimeError: this bot is broken"
+        assert notice["text"].startswith(
+            f"The bot of P1 random (random) failed twice ({failure}; {failure})"
+        )
+        assert notice["text"].endswith("the greedy bot played this move instead.")
+        assert note_of(db, table, 0) == notice["text"]
+    monkeypatch.undo()
+    with local_client(db, bot_runner=ThreadBotRunner()) as client:  # a restart replays it
+        again = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
+        assert again["notices"] == document["notices"]
+    assert stored(db, table)[0].actions[: len(record.actions)] == record.actions
 
 
 def test_a_bot_move_that_was_not_stored_is_tried_again(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = create_app(db)
-    with TestClient(app) as client:
+    with TestClient(app, base_url=LOCAL, headers={"Content-Type": "application/json"}) as client:
         store = app.state.lobby.store
         add_action = store.add_action
-        failures = [sqlite3.OperationalError("disk I/O error")]
+        failures = [StorageUnavailable("disk full")]
 
-        def flaky_add_action(table_id: str, index: int, action: cr.Action) -> None:
+        def flaky_add_action(table_id: str, index: int, action: cr.Action, *args: Any) -> None:
             if failures:
                 raise failures.pop()
-            add_action(table_id, index, action)
+            add_action(table_id, index, action, *args)
 
         monkeypatch.setattr(store, "add_action", flaky_add_action)
         table, tokens = create(client, ["human", "random"], seed=0)  # seat 1 starts
@@ -1024,13 +1109,13 @@ def test_a_bot_move_that_was_not_stored_is_tried_again(
 
 
 def test_a_corrupt_database_is_not_served(db: Path) -> None:
-    with TestClient(create_app(db)) as client:
+    with local_client(db) as client:
         table, _ = create(client, ["human", "greedy"], seed=BIG_SEED)
         record, state, _ = stored(db, table)
     illegal = next(a for a in cr.actions.ALL_ACTIONS if a not in cr.legal_actions(state))
     with closing(sqlite3.connect(db)) as connection, connection:
         connection.execute(
-            "INSERT INTO actions VALUES (?, ?, ?)",
+            "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
             (table, len(record.actions), json.dumps(cr.encode_action(illegal))),
         )
     with pytest.raises(

@@ -144,7 +144,7 @@ def create_table(
     page: Page,
     url: str,
     seats: list[str],
-    seed: int,
+    seed: int | None,
     variants: dict[str, str | bool] | None = None,
 ) -> None:
     """Fill in the new-game form and start: seat 0 is this page, the others ``seats``.
@@ -157,7 +157,8 @@ def create_table(
     page.select_option("#num-players", str(len(seats) + 1))
     for seat, kind in enumerate(seats, start=1):
         page.select_option(f"#seat-{seat}", kind)
-    page.fill("#seed", str(seed))
+    if seed is not None:
+        page.fill("#seed", str(seed))
     if variants:
         page.wait_for_selector("#variant-fields [data-option]", state="attached")
         page.locator("details.variants").evaluate("details => { details.open = true; }")
@@ -416,7 +417,8 @@ def test_phone_layout_share_links_reload_and_keyboard(
             "next_round_first_player": "same_dealer",
             "optional_draw_if_adjacent": False,
         }
-        create_table(page, server_url, ["greedy", "human"], seed=11, variants=variants)
+        # Two human seats: the server draws the seed (a given one would be refused).
+        create_table(page, server_url, ["greedy", "human"], seed=None, variants=variants)
         assert page.evaluate(TABLE_OPTIONS) == {
             **cr.GameOptions(num_players=3).to_json(),
             **variants,

@@ -97,7 +97,7 @@ def test_no_accepted_move_is_lost_to_sigkill(tmp_path: Path) -> None:
         action = again["legal_actions"][0]
         response = client.post(
             f"/api/tables/{table}/actions",
-            json={"action": action},
+            json={"action": action, "move": again["move"]},
             headers={"Authorization": f"Bearer {token}"},
         )
         assert response.status_code == 200, response.text
@@ -138,7 +138,10 @@ def test_a_kill_in_the_middle_of_play_keeps_every_answered_move(tmp_path: Path) 
                             return
                         response = client.post(
                             f"/api/tables/{table}/actions",
-                            json={"action": rng.choice(document["legal_actions"])},
+                            json={
+                                "action": rng.choice(document["legal_actions"]),
+                                "move": document["move"],
+                            },
                             headers={"Authorization": f"Bearer {token}"},
                         )
                         assert response.status_code == 200, response.text

@@ -678,10 +678,67 @@ def _add_serve_command(commands: _Commands) -> None:
     serve.add_argument(
         "--db",
         default="cuckoo.sqlite3",
-        metavar="PATH",
-        help="SQLite database of the tables, created if missing (default: %(default)s)",
+        metavar="PATH|URL",
+        help=(
+            "SQLite database of the tables, created if missing, used by one server at a "
+            "time; or a postgresql://USER@HOST/DB URL, which several server processes may "
+            "share (needs the postgres extra) (default: %(default)s)"
+        ),
+    )
+    serve.add_argument(
+        "--bot-workers",
+        type=int,
+        default=2,
+        metavar="N",
+        help=(
+            "worker processes in which the bots think; 0 for threads of the server's "
+            "process, without isolation (default: %(default)s)"
+        ),
+    )
+    serve.add_argument(
+        "--max-tables",
+        type=int,
+        metavar="N",
+        help="most open tables in all; more get 429 (default: 1000)",
+    )
+    serve.add_argument(
+        "--max-tables-per-client",
+        type=int,
+        metavar="N",
+        help="most open tables created from one address (default: 20)",
+    )
+    serve.add_argument(
+        "--expire-after",
+        type=float,
+        metavar="HOURS",
+        help="hours without a move after which a table expires (default: 168, a week)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=(
+            "also answer requests for this Host name, any port (repeatable; '*.example.org' "
+            "allows a domain and its subdomains, '*' any name). Only localhost, 127.0.0.1 "
+            "and [::1] are answered by default, against DNS rebinding: with --host 0.0.0.0, "
+            "give the names or addresses the clients use"
+        ),
     )
     serve.set_defaults(handler=_run_serve, command_parser=serve)
+
+
+def _without_password(db: str) -> str:
+    """The database as printed: a URL's password replaced by ``***``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    if "://" not in db:
+        return db
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
 def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -701,12 +758,19 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         import uvicorn
 
         from .web import create_app
+        from .web.guard import LOOPBACK_HOSTS, AllowedHosts
         from .web.store import StorageError
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn"):
             raise
         print(f"{PROG} serve: {_WEB_EXTRA_HINT}", file=sys.stderr)
         return 2
+    allowed_hosts = (*LOOPBACK_HOSTS, *args.allow_host)
+    shown_db = _without_password(args.db)
+    try:
+        AllowedHosts(allowed_hosts)
+    except ValueError as error:
+        parser.error(f"argument --allow-host: {str(error).removeprefix('allowed_hosts: ')}")
     try:
         # Built from getaddrinfo so that its proto is TCP: asyncio then sets TCP_NODELAY
         # on each connection (without it, keep-alive requests wait ~40 ms for acks).
@@ -726,13 +790,32 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         return 1
     with sock:
         try:
-            app = create_app(args.db)
-        except (OSError, sqlite3.Error, StorageError) as error:
-            print(f"{PROG} serve: cannot use the database {args.db}: {error}", file=sys.stderr)
+            limits: dict[str, Any] = {
+                name: value
+                for name, value in (
+                    ("max_open", args.max_tables),
+                    ("max_open_per_client", args.max_tables_per_client),
+                    (
+                        "expire_after",
+                        None if args.expire_after is None else args.expire_after * 3600,
+                    ),
+                )
+                if value is not None
+            }
+            app = create_app(
+                args.db, allowed_hosts=allowed_hosts, bot_workers=args.bot_workers, **limits
+            )
+        except ValueError as error:
+            if isinstance(error, StorageError):
+                print(f"{PROG} serve: cannot use the database {shown_db}: {error}", file=sys.stderr)
+                return 1
+            parser.error(str(error))
+        except (OSError, sqlite3.Error) as error:
+            print(f"{PROG} serve: cannot use the database {shown_db}: {error}", file=sys.stderr)
             return 1
         host, real_port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
-        print(f"{PROG} serving on http://{shown}:{real_port}/ (database {args.db})", flush=True)
+        print(f"{PROG} serving on http://{shown}:{real_port}/ (database {shown_db})", flush=True)
         config = uvicorn.Config(app, log_level="info", access_log=False, lifespan="on")
         try:
             uvicorn.Server(config).run(sockets=[sock])

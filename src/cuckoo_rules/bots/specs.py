@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from ..errors import short_repr
 from .base import Bot, BotError, BotSpecError, RandomBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
@@ -128,7 +129,7 @@ class BotSpec:
 
 
 def _unknown_kind(kind: str) -> str:
-    return f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})"
+    return f"unknown bot {short_repr(kind)} (choose from {', '.join(BOT_KINDS)})"
 
 
 def _convert(parameter: BotParameter, text: str, spec: str) -> int | float:
@@ -138,12 +139,13 @@ def _convert(parameter: BotParameter, text: str, spec: str) -> int | float:
     except ValueError:
         expected = "an integer" if parameter.type is int else "a number"
         raise BotSpecError(
-            f"bot spec {spec!r}: {parameter.name} must be {expected}, got {text!r}"
+            f"bot spec {short_repr(spec)}: {parameter.name} must be {expected}, "
+            f"got {short_repr(text)}"
         ) from None
     try:
         parameter.check(value)
     except BotError as error:
-        raise BotSpecError(f"bot spec {spec!r}: {error}") from None
+        raise BotSpecError(f"bot spec {short_repr(spec)}: {error}") from None
     return value
 
 
@@ -173,26 +175,34 @@ def parse_bot_spec(text: str) -> BotSpec:
         cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:feed_weight=nan': feed_weight ...
     """
     if not isinstance(text, str):
-        raise BotSpecError(f"bot spec: expected a string, got {text!r}")
+        raise BotSpecError(f"bot spec: expected a string, got {short_repr(text)}")
     spec = text.strip()
     if not spec:
-        raise BotSpecError(f"bot spec {text!r}: empty (expected one of {', '.join(BOT_KINDS)})")
+        raise BotSpecError(
+            f"bot spec {short_repr(text)}: empty (expected one of {', '.join(BOT_KINDS)})"
+        )
     name, *items = spec.split(":")
     kind = BOT_KINDS.get(name)
     if kind is None:
-        raise BotSpecError(f"bot spec {spec!r}: {_unknown_kind(name)}")
+        raise BotSpecError(f"bot spec {short_repr(spec)}: {_unknown_kind(name)}")
     params: dict[str, Any] = {}
     for item in items:
         key, equals, value = item.partition("=")
         if not equals or not key or not value:
-            raise BotSpecError(f"bot spec {spec!r}: expected NAME=VALUE after ':', got {item!r}")
+            raise BotSpecError(
+                f"bot spec {short_repr(spec)}: expected NAME=VALUE after ':', "
+                f"got {short_repr(item)}"
+            )
         if key not in kind.parameters:
             takes = ", ".join(kind.parameters) or "no parameters"
             raise BotSpecError(
-                f"bot spec {spec!r}: unknown parameter {key!r} for {name} (it takes {takes})"
+                f"bot spec {short_repr(spec)}: unknown parameter {short_repr(key)} for "
+                f"{name} (it takes {takes})"
             )
         if key in params:
-            raise BotSpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
+            raise BotSpecError(
+                f"bot spec {short_repr(spec)}: parameter {short_repr(key)} given twice"
+            )
         params[key] = _convert(kind.parameters[key], value, spec)
     parsed = BotSpec(name, tuple(params.items()), spec)
     parsed.build(0)
@@ -210,7 +220,9 @@ def parse_bot_specs(text: str) -> tuple[BotSpec, ...]:
         ['greedy', 'ismcts']
     """
     if not isinstance(text, str) or not text.strip():
-        raise BotSpecError(f"bots: expected a comma-separated list of bot specs, got {text!r}")
+        raise BotSpecError(
+            f"bots: expected a comma-separated list of bot specs, got {short_repr(text)}"
+        )
     return tuple(parse_bot_spec(item) for item in text.split(","))
 
 
@@ -235,7 +247,7 @@ def as_bot_specs(items: Iterable[object], what: str, error: type[Exception]) -> 
     specs: list[BotSpec] = []
     for spec in parsed:
         if not isinstance(spec, BotSpec):
-            raise error(f"{what}: expected bot specs (strings or BotSpec), got {spec!r}")
+            raise error(f"{what}: expected bot specs (strings or BotSpec), got {short_repr(spec)}")
         specs.append(spec)
     return tuple(specs)
 

@@ -1,15 +1,26 @@
-"""SQLite storage of the web server's tables: one file, every accepted action committed.
+"""Storage of the web server's tables: every accepted action committed before it is answered.
 
-A table is stored as what it takes to replay it: its setup (options, seed, seats, the
-bots' seed and the SHA-256 hashes of the seat tokens, never the tokens) in one row of
+A table is stored as what it takes to replay it: its setup (options, seed, salt, seats,
+the bots' seed and the SHA-256 hashes of the seat tokens, never the tokens) in one row of
 ``tables``, and its actions in order, one row each in ``actions``. :meth:`Store.add_action`
 commits each action in its own transaction before returning, so an action the server
-has answered for is on disk.
+has answered for is stored; the pair (table, move number) is unique, so two writers (two
+threads, or two server processes on one PostgreSQL database) can never both store move
+``N``: the second gets :class:`MoveTaken` and stores nothing.
 
-The file is opened in WAL mode with ``synchronous=FULL``: every commit is written to the
-write-ahead log and synced to the disk before it returns, so a committed action survives
-a crash of the process (``kill -9``) and also of the machine (power loss). The schema
-(``PRAGMA user_version = 2``)::
+:class:`Store` is the interface; :class:`SQLiteStore` (one file, the embedded default)
+and :class:`cuckoo_rules.web.pgstore.PostgresStore` (PostgreSQL, for several server
+processes) implement it, and :func:`open_store` picks one from a path or a
+``postgresql://`` URL.
+
+The SQLite file is opened in WAL mode with ``synchronous=FULL``: every commit is written to
+the write-ahead log and synced to the disk before it returns, so a committed action
+survives a crash of the process (``kill -9``) and also of the machine (power loss). One
+server at a time may use a file: :class:`SQLiteStore` holds an exclusive ``flock`` on it
+while open, and a second server is refused at start (:class:`StoreInUse`), since its
+tables in memory would go stale. A disk that is full or read-only gives
+:class:`StorageUnavailable` (the web layer answers 503 with ``Retry-After``); nothing is
+stored then, and the next write tries again. The schema (``PRAGMA user_version = 3``)::
 
     CREATE TABLE tables (
         id TEXT PRIMARY KEY,         -- the table id (unguessable)
@@ -18,34 +29,47 @@ a crash of the process (``kill -9``) and also of the machine (power loss). The s
         seats TEXT NOT NULL,         -- JSON array: "human" or a bot spec per seat
         bot_seed TEXT NOT NULL,      -- in decimal; each bot decision's seed derives from it
         token_hashes TEXT NOT NULL,  -- JSON array: SHA-256 hex of each human seat's token
-        created TEXT NOT NULL        -- ISO 8601, UTC
+        created TEXT NOT NULL,       -- ISO 8601, UTC
+        salt TEXT,                   -- hex; the deal commitment's salt (NULL: made before 3)
+        seed_source TEXT NOT NULL DEFAULT 'server',  -- 'server' or 'request'
+        names TEXT NOT NULL DEFAULT '[]',            -- JSON array: each seat's name
+        client TEXT NOT NULL DEFAULT '',  -- the address that created the table
+        status TEXT NOT NULL DEFAULT 'open',  -- 'open', 'over' or 'expired'
+        updated REAL NOT NULL DEFAULT 0  -- Unix time of the last action (or the creation)
     );
     CREATE TABLE actions (
         table_id TEXT NOT NULL REFERENCES tables (id),
         idx INTEGER NOT NULL,        -- the index of the action in the game, from 0
         action TEXT NOT NULL,        -- JSON action document
+        note TEXT,                   -- why a bot's move was played by a stand-in, or NULL
         PRIMARY KEY (table_id, idx)
     ) WITHOUT ROWID;
 
 Versions: a file of ``user_version`` 1, written by cuckoo-rules 0.1, holds options objects
 of format version 1 (no ``refill_trigger``). Opening it upgrades it in place, in one
 transaction: every ``options`` is read as version 1 and written back as version 2 (the
-same options, ``refill_trigger`` ``"capture"`` added), then ``user_version`` becomes 2.
-If a row does not decode, nothing is changed and the file is refused. Tables and actions
-are otherwise the same, so every table replays to the same states; but cuckoo-rules 0.1
-refuses the upgraded file, as this version refuses a file of a newer ``user_version``.
-Every JSON text of the file is read as strictly as text from outside: a damaged file
-gives a :class:`StorageError` naming the table, never a crash.
+same options, ``refill_trigger`` ``"capture"`` added). A file of version 2 gets the new
+columns, with the defaults above (its tables have no salt, so no deal commitment, and are
+all ``open`` until the server replays them and finds which are over; their idle time
+counts from the upgrade). If a row does not
+decode, nothing is changed and the file is refused. Tables and actions are otherwise the
+same, so every table replays to the same states; but an older cuckoo-rules refuses the
+upgraded file, as this version refuses a file of a newer ``user_version``. Every JSON
+text of the file is read as strictly as text from outside: a damaged file gives a
+:class:`StorageError` naming the table, never a crash.
 """
 
 from __future__ import annotations
 
+import abc
 import datetime
 import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
+from typing import IO, Literal
 
 import attrs
 
@@ -55,13 +79,37 @@ from ..errors import CuckooError, DecodeError
 from ..jsontext import loads
 from ..options import GameOptions
 
-__all__ = ["SCHEMA_VERSION", "StorageError", "Store", "StoredTable", "TableSetup"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "MoveTaken",
+    "SQLiteStore",
+    "SeedSource",
+    "Status",
+    "StorageError",
+    "StorageUnavailable",
+    "Store",
+    "StoreInUse",
+    "StoredTable",
+    "TableSetup",
+    "open_store",
+]
 
-SCHEMA_VERSION = 2
-"""The ``user_version`` of the database files this module writes; files of version 1 are
-upgraded when opened (see the module's description)."""
+SCHEMA_VERSION = 3
+"""The ``user_version`` of the database files this module writes; files of versions 1 and
+2 are upgraded when opened (see the module's description)."""
 
-_SCHEMA = """
+Status = Literal["open", "over", "expired"]
+"""A table's status: being played, its game over, or given up (no move for too long)."""
+
+STATUSES: tuple[Status, ...] = ("open", "over", "expired")
+"""Every :data:`Status`."""
+
+SeedSource = Literal["server", "request"]
+"""Who chose a table's seed: the server (secret until the game is over) or the request
+that created the table (allowed with one human seat only)."""
+
+_TABLES = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     options TEXT NOT NULL,
@@ -69,22 +117,68 @@ CREATE TABLE IF NOT EXISTS tables (
     seats TEXT NOT NULL,
     bot_seed TEXT NOT NULL,
     token_hashes TEXT NOT NULL,
-    created TEXT NOT NULL
+    created TEXT NOT NULL{columns}
 );
+"""
+
+# The columns of version 3, as added to a file of version 2.
+_NEW_COLUMNS = (
+    "salt TEXT",
+    "seed_source TEXT NOT NULL DEFAULT 'server'",
+    "names TEXT NOT NULL DEFAULT '[]'",
+    "client TEXT NOT NULL DEFAULT ''",
+    "status TEXT NOT NULL DEFAULT 'open'",
+    "updated REAL NOT NULL DEFAULT 0",
+)
+
+_SCHEMA = (
+    _TABLES.format(columns="".join(f",\n    {c}" for c in _NEW_COLUMNS))
+    + """
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables (id),
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
+    note TEXT,
     PRIMARY KEY (table_id, idx)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tables_status ON tables (status, client);
 """
+)
+
+# The columns of a table row, in the order the stores select them.
+TABLE_COLUMNS = (
+    "id, options, seed, seats, bot_seed, token_hashes, salt, seed_source, names, client, "
+    "status, updated"
+)
 
 
 class StorageError(CuckooError, ValueError):
-    """The database file cannot be used: a newer schema, or a row that does not decode.
+    """The database cannot be used: a newer schema, or a row that does not decode.
 
     The message names the file or the table and field, for example ``"table 'x1':
     actions[3]: ..."``.
+    """
+
+
+class StoreInUse(StorageError):
+    """Another server holds the SQLite file: one server at a time may use it."""
+
+
+class StorageUnavailable(CuckooError, OSError):
+    """The database cannot take a write now (a full or read-only disk, a lost server).
+
+    Nothing was stored. It is worth trying again later: :attr:`retry_after` seconds is a
+    good wait.
+    """
+
+    retry_after: int = 30
+    """Seconds to wait before trying again (the web layer's ``Retry-After``)."""
+
+
+class MoveTaken(CuckooError, ValueError):
+    """The action of this move number is stored already (by another request or process).
+
+    Nothing was stored.
     """
 
 
@@ -100,6 +194,11 @@ class TableSetup:
         bot_seed: The seed the bots' seeds derive from (secret).
         token_hashes: Per seat, the SHA-256 hex digest of its token, or ``None`` for a
             bot seat.
+        salt: The deal commitment's secret salt, in hex (``None`` for a table stored
+            before commitments existed).
+        seed_source: Who chose the seed: ``"server"`` or ``"request"``.
+        names: Per seat, the name its player gave (``""`` for none).
+        client: The address of the client that created the table (for its limits).
     """
 
     id: str
@@ -108,6 +207,10 @@ class TableSetup:
     seats: tuple[str, ...]
     bot_seed: int
     token_hashes: tuple[str | None, ...]
+    salt: str | None = None
+    seed_source: SeedSource = "server"
+    names: tuple[str, ...] = ()
+    client: str = ""
 
 
 @attrs.frozen
@@ -117,14 +220,144 @@ class StoredTable:
     Attributes:
         setup: Its setup.
         actions: Its actions in the order they were taken.
+        notes: For the moves a stand-in played (a bot that failed, replaced), the move
+            number and why.
+        status: ``"open"``, ``"over"`` or ``"expired"``.
+        updated: When its last action was stored (or it was created), as Unix time.
     """
 
     setup: TableSetup
     actions: tuple[Action, ...]
+    notes: tuple[tuple[int, str], ...] = ()
+    status: Status = "open"
+    updated: float = 0.0
 
 
-class Store:
-    """One SQLite file holding every table; safe to use from several threads.
+class Store(abc.ABC):
+    """Where a server keeps its tables; safe to use from several threads.
+
+    Every method commits before it returns. Methods that write raise
+    :class:`StorageUnavailable` when the database cannot take the write; nothing is
+    stored then.
+
+    Attributes:
+        shared: Whether other server processes may write to the same database (then a
+            table in memory must catch up with :meth:`actions` before it is used).
+    """
+
+    shared: bool = False
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+
+    @abc.abstractmethod
+    def add_table(self, setup: TableSetup, updated: float) -> None:
+        """Store a new table (no actions yet, status ``"open"``) and commit.
+
+        Args:
+            setup: The table's setup.
+            updated: The time of its creation (Unix time).
+
+        Raises:
+            StorageError: If a table with this id exists.
+            StorageUnavailable: If the database cannot take the write.
+        """
+
+    @abc.abstractmethod
+    def add_action(
+        self, table_id: str, index: int, action: Action, updated: float, note: str | None = None
+    ) -> None:
+        """Store the action of move ``index`` of a table and commit (synced to disk).
+
+        Args:
+            table_id: The table.
+            index: The move number, from 0: the number of actions stored before it.
+            action: The action.
+            updated: The time of the move (Unix time), kept as the table's last activity.
+            note: Why a stand-in played it (a bot that failed), or ``None``.
+
+        Raises:
+            MoveTaken: If the table has an action of this index already.
+            StorageError: If there is no such table, or ``index`` would leave a gap (it
+                is more than the number of actions stored).
+            StorageUnavailable: If the database cannot take the write.
+        """
+
+    @abc.abstractmethod
+    def set_status(self, table_id: str, status: Status) -> None:
+        """Record that a table's game is over or that it expired, and commit.
+
+        Raises:
+            StorageUnavailable: If the database cannot take the write.
+        """
+
+    @abc.abstractmethod
+    def table(self, table_id: str) -> StoredTable | None:
+        """Read one table with its actions; ``None`` if there is no such table.
+
+        Raises:
+            StorageError: If a row does not decode (the message names the table).
+        """
+
+    @abc.abstractmethod
+    def tables(self, status: Status | None = None) -> list[StoredTable]:
+        """Read the tables of a status (every table for ``None``), in creation order.
+
+        Raises:
+            StorageError: If a row does not decode (the message names the table).
+        """
+
+    @abc.abstractmethod
+    def actions(self, table_id: str, start: int) -> list[tuple[Action, str | None]]:
+        """Read a table's actions from move ``start`` on, each with its note.
+
+        Raises:
+            StorageError: If a row does not decode.
+        """
+
+    @abc.abstractmethod
+    def count_open(self, client: str | None = None) -> int:
+        """The number of open tables, in all or created by ``client``."""
+
+    @abc.abstractmethod
+    def idle_tables(self, before: float) -> list[str]:
+        """The ids of the open tables whose last activity was before ``before``."""
+
+
+def open_store(where: str | os.PathLike[str]) -> Store:
+    """Open the store at ``where``: a SQLite file, or a PostgreSQL URL.
+
+    Args:
+        where: A path (``":memory:"`` for a throwaway store), or a ``postgresql://`` (or
+            ``postgres://``) connection URL, which needs psycopg 3 (the ``postgres``
+            extra).
+
+    Raises:
+        StorageError: As the store's constructor raises.
+        StorageUnavailable: If a PostgreSQL server cannot be reached.
+    """
+    text = os.fspath(where)
+    if isinstance(text, str) and text.startswith(("postgresql://", "postgres://")):
+        from .pgstore import PostgresStore
+
+        return PostgresStore(text)
+    return SQLiteStore(text)
+
+
+# --------------------------------------------------------------------------- SQLite
+
+# What SQLite says when the disk cannot take a write (the store answers 503 then).
+_UNAVAILABLE = ("full", "readonly", "read-only", "disk i/o", "unable to open", "locked")
+
+
+def _unavailable(error: sqlite3.Error) -> bool:
+    message = str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and any(m in message for m in _UNAVAILABLE)
+
+
+class SQLiteStore(Store):
+    """One SQLite file holding every table, used by one server at a time.
 
     One connection is shared and guarded by a lock, so calls are serialized.
 
@@ -132,6 +365,7 @@ class Store:
         path: The database file (created if missing), or ``":memory:"``.
 
     Raises:
+        StoreInUse: If another server (another :class:`SQLiteStore`) has the file open.
         StorageError: If the file was written by a newer version of this module, or it
             is of version 1 and a table's options do not decode (the file is unchanged).
         sqlite3.Error: If the file cannot be opened or is not a database.
@@ -140,7 +374,12 @@ class Store:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+        self._flock = _hold(self.path)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False)
+        except BaseException:
+            _release(self._flock)
+            raise
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -151,22 +390,22 @@ class Store:
                     f"{self.path}: database schema version {version} is newer than this "
                     f"version of cuckoo-rules reads ({SCHEMA_VERSION})"
                 )
-            if version == 1:
-                self._upgrade_from_1()
+            if version in (1, 2):
+                self._upgrade(version)
             with self._db:
                 self._db.executescript(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             self._db.close()
+            _release(self._flock)
             raise
 
-    def _upgrade_from_1(self) -> None:
-        """Rewrite every table's options in format version 2, in one transaction."""
+    def _upgrade(self, version: int) -> None:
+        """Bring a file of version 1 or 2 to version 3, in one transaction."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")  # no other writer until the commit
         try:
-            (version,) = db.execute("PRAGMA user_version").fetchone()
-            if version == 1:  # not upgraded meanwhile by another process
+            if version == 1:
                 rows = db.execute("SELECT id, options FROM tables").fetchall()
                 for table_id, text in rows:
                     try:
@@ -180,83 +419,256 @@ class Store:
                         "UPDATE tables SET options = ? WHERE id = ?",
                         (json.dumps(options.to_json()), table_id),
                     )
-                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            for column in _NEW_COLUMNS:
+                db.execute(f"ALTER TABLE tables ADD COLUMN {column}")
+            db.execute("ALTER TABLE actions ADD COLUMN note TEXT")
+            # Idle time counts from the upgrade: the file kept no time of the last move.
+            db.execute("UPDATE tables SET updated = ?", (time.time(),))
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.commit()
         except BaseException:
             db.rollback()
             raise
 
     def close(self) -> None:
-        """Close the database; the store cannot be used afterwards."""
+        """As :meth:`Store.close`."""
         with self._lock:
             self._db.close()
+            _release(self._flock)
+            self._flock = None
 
-    def add_table(self, setup: TableSetup) -> None:
-        """Store a new table (no actions yet) and commit.
+    def _write(self, sql: str, row: Sequence[object]) -> None:
+        """Run one statement that writes, and commit it."""
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute(sql, row)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.OperationalError as error:
+                if _unavailable(error):
+                    raise StorageUnavailable(
+                        f"the database cannot take the write now ({error}); nothing was "
+                        "stored: try again later"
+                    ) from error
+                raise
 
-        Raises:
-            sqlite3.IntegrityError: If a table with this id exists.
-        """
-        created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        row = (
-            setup.id,
-            json.dumps(setup.options.to_json()),
-            str(setup.seed),
-            json.dumps(list(setup.seats)),
-            str(setup.bot_seed),
-            json.dumps(list(setup.token_hashes)),
-            created,
+    def add_table(self, setup: TableSetup, updated: float) -> None:
+        """As :meth:`Store.add_table`."""
+        try:
+            self._write(
+                f"INSERT INTO tables ({TABLE_COLUMNS}, created) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+                (*setup_row(setup), updated, _iso(updated)),
+            )
+        except sqlite3.IntegrityError as error:
+            raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
+
+    def add_action(
+        self, table_id: str, index: int, action: Action, updated: float, note: str | None = None
+    ) -> None:
+        """As :meth:`Store.add_action`."""
+        with self._lock:
+            try:
+                with self._db:
+                    (stored,) = self._db.execute(
+                        "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
+                    ).fetchone()
+                    if index > stored:
+                        raise StorageError(
+                            f"table {table_id!r}: move {index} cannot be stored: the table "
+                            f"has {stored} actions, so the next is move {stored}"
+                        )
+                    self._db.execute(
+                        "INSERT INTO actions VALUES (?, ?, ?, ?)",
+                        (table_id, index, json.dumps(encode_action(action)), note),
+                    )
+                    self._db.execute(
+                        "UPDATE tables SET updated = ? WHERE id = ?", (updated, table_id)
+                    )
+            except sqlite3.IntegrityError as error:
+                if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
+                    raise MoveTaken(f"table {table_id!r}: move {index} is stored already") from None
+                raise StorageError(f"no table {table_id!r} ({error})") from None
+            except sqlite3.OperationalError as error:
+                if _unavailable(error):
+                    raise StorageUnavailable(
+                        f"the database cannot take the write now ({error}); nothing was "
+                        "stored: try again later"
+                    ) from error
+                raise
+
+    def set_status(self, table_id: str, status: Status) -> None:
+        """As :meth:`Store.set_status`."""
+        self._write("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    def _read(self, sql: str, row: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        with self._lock:
+            return self._db.execute(sql, row).fetchall()
+
+    def table(self, table_id: str) -> StoredTable | None:
+        """As :meth:`Store.table`."""
+        rows = self._read(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+        if not rows:
+            return None
+        actions = self._read(
+            "SELECT idx, action, note FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
         )
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", row)
+        return decode_table(rows[0], actions)
 
-    def add_action(self, table_id: str, index: int, action: Action) -> None:
-        """Store the action of index ``index`` of a table and commit (synced to disk).
+    def tables(self, status: Status | None = None) -> list[StoredTable]:
+        """As :meth:`Store.tables`."""
+        where, args = ("", ()) if status is None else (" WHERE status = ?", (status,))
+        rows = self._read(f"SELECT {TABLE_COLUMNS} FROM tables{where} ORDER BY created, id", args)
+        wanted = {row[0] for row in rows}
+        actions: dict[object, list[tuple[object, ...]]] = {}
+        for table_id, index, action, note in self._read(
+            "SELECT table_id, idx, action, note FROM actions ORDER BY 1, 2"
+        ):
+            if table_id in wanted:
+                actions.setdefault(table_id, []).append((index, action, note))
+        return [decode_table(row, actions.get(row[0], [])) for row in rows]
 
-        Raises:
-            sqlite3.IntegrityError: If the table has an action of this index already, or
-                there is no such table.
-        """
-        row = (table_id, index, json.dumps(encode_action(action)))
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO actions VALUES (?, ?, ?)", row)
+    def actions(self, table_id: str, start: int) -> list[tuple[Action, str | None]]:
+        """As :meth:`Store.actions`."""
+        rows = self._read(
+            "SELECT idx, action, note FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx",
+            (table_id, start),
+        )
+        return list(decode_actions(rows, start))
 
-    def tables(self) -> list[StoredTable]:
-        """Read every table with its actions, in the order the tables were created.
+    def count_open(self, client: str | None = None) -> int:
+        """As :meth:`Store.count_open`."""
+        if client is None:
+            rows = self._read("SELECT count(*) FROM tables WHERE status = 'open'")
+        else:
+            rows = self._read(
+                "SELECT count(*) FROM tables WHERE status = 'open' AND client = ?", (client,)
+            )
+        return int(str(rows[0][0]))
 
-        Raises:
-            StorageError: If a row does not decode (the message names the table).
+    def idle_tables(self, before: float) -> list[str]:
+        """As :meth:`Store.idle_tables`."""
+        rows = self._read(
+            "SELECT id FROM tables WHERE status = 'open' AND updated < ? ORDER BY updated",
+            (before,),
+        )
+        return [str(row[0]) for row in rows]
+
+    def limit_pages(self, pages: int | None) -> None:
+        """Cap the file at ``pages`` pages (``None``: SQLite's default): a full disk, for tests.
+
+        A write that needs more pages fails as on a full disk (``SQLITE_FULL``), which
+        this store reports as :class:`StorageUnavailable`.
         """
         with self._lock:
-            rows = self._db.execute("SELECT * FROM tables ORDER BY created, id").fetchall()
-            actions: dict[str, list[tuple[int, str]]] = {}
-            cursor = self._db.execute("SELECT table_id, idx, action FROM actions ORDER BY 1, 2")
-            for table_id, index, action in cursor:
-                actions.setdefault(table_id, []).append((index, action))
-        return [_decode_table(row, actions.get(row[0], [])) for row in rows]
+            count = 1073741823 if pages is None else max(pages, 1)
+            self._db.execute(f"PRAGMA max_page_count = {int(count)}")
 
 
-def _decode_table(row: Sequence[object], actions: list[tuple[int, str]]) -> StoredTable:
-    table_id, options, seed, seats, bot_seed, token_hashes, _created = row
+def _hold(path: str) -> IO[bytes] | None:
+    """Take the one-server lock of a SQLite file (an exclusive ``flock``), if it has one.
+
+    Raises:
+        StoreInUse: If another store holds it.
+    """
+    if path == ":memory:" or path.startswith("file:") or not path:
+        return None
     try:
+        import fcntl
+    except ImportError:  # not on POSIX: no lock (the file is not shared there)
+        return None
+    handle = open(path, "ab")  # noqa: SIM115 (held open while the store is)
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreInUse(
+            f"{path}: another cuckoo-rules server is using this database; one server at "
+            "a time may use a SQLite file (stop the other one, or use PostgreSQL for "
+            "several server processes: --db postgresql://...)"
+        ) from None
+    return handle
+
+
+def _release(handle: IO[bytes] | None) -> None:
+    if handle is not None:
+        handle.close()  # closing the file releases the flock
+
+
+def _iso(when: float) -> str:
+    return datetime.datetime.fromtimestamp(when, datetime.UTC).isoformat(timespec="seconds")
+
+
+# --------------------------------------------------------------------------- rows
+
+
+def setup_row(setup: TableSetup) -> tuple[object, ...]:
+    """The columns ``TABLE_COLUMNS`` of a table's setup, up to ``client`` (10 values)."""
+    return (
+        setup.id,
+        json.dumps(setup.options.to_json()),
+        str(setup.seed),
+        json.dumps(list(setup.seats)),
+        str(setup.bot_seed),
+        json.dumps(list(setup.token_hashes)),
+        setup.salt,
+        setup.seed_source,
+        json.dumps(list(setup.names)),
+        setup.client,
+    )
+
+
+def decode_table(row: Sequence[object], actions: Sequence[Sequence[object]]) -> StoredTable:
+    """Decode a row of ``TABLE_COLUMNS`` and its ``(idx, action, note)`` rows.
+
+    Raises:
+        StorageError: If a field does not decode; the message names the table.
+    """
+    (table_id, options, seed, seats, bot_seed, hashes, salt, source, names, client) = row[:10]
+    status, updated = row[10], row[11]
+    try:
+        if source not in ("server", "request"):
+            raise StorageError(f"seed_source: {source!r} is not 'server' or 'request'")
+        if status not in STATUSES:
+            raise StorageError(f"status: {status!r} is not one of {', '.join(STATUSES)}")
         setup = TableSetup(
             str(table_id),
             decode_options(loads(str(options))),
             int(str(seed)),
             tuple(loads(str(seats))),
             int(str(bot_seed)),
-            tuple(loads(str(token_hashes))),
+            tuple(loads(str(hashes))),
+            None if salt is None else str(salt),
+            source,
+            tuple(loads(str(names))),
+            str(client),
         )
-        return StoredTable(setup, tuple(_decode_actions(actions)))
+        decoded = list(decode_actions(actions, 0))
+        notes = tuple((index, note) for index, (_, note) in enumerate(decoded) if note is not None)
+        return StoredTable(setup, tuple(a for a, _ in decoded), notes, status, float(str(updated)))
     except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
         raise StorageError(f"table {table_id!r}: {error}") from None
 
 
-def _decode_actions(rows: list[tuple[int, str]]) -> Iterator[Action]:
-    for expected, (index, text) in enumerate(rows):
+def decode_actions(
+    rows: Sequence[Sequence[object]], start: int
+) -> Iterator[tuple[Action, str | None]]:
+    """Decode ``(idx, action, note)`` rows numbered from ``start`` with no gap.
+
+    Raises:
+        StorageError: If an index is missing or an action does not decode.
+    """
+    for expected, (index, text, note) in enumerate(rows, start):
         if index != expected:
             raise StorageError(f"actions[{expected}] is missing (the next stored is {index})")
         try:
-            yield decode_action(loads(text))
+            action = decode_action(loads(str(text)))
         except DecodeError as error:
             raise StorageError(f"actions[{index}]: {error}") from None
+        yield action, None if note is None else str(note)
+
+
+def now() -> float:
+    """The time stored with tables and actions: Unix time, in seconds."""
+    return time.time()

@@ -9,7 +9,10 @@ accepted action, a human's or a bot's, is committed to the store by the match's
 (:meth:`Match.from_record <cuckoo_rules.Match.from_record>`) rebuilds the table exactly;
 :meth:`Lobby.open` does that on start.
 
-Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, move)``
+Bots decide in worker processes (:mod:`cuckoo_rules.web.bots`): the table hands out a
+:class:`~cuckoo_rules.web.bots.BotJob` (:meth:`Table.bot_job`) and plays the decision
+that comes back (:meth:`Table.play_decision`), stored with its note if a stand-in played
+it. Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, move)``
 (:func:`~cuckoo_rules.bots.derive_seed`) of the table's secret bot seed, the seat and
 the move number, and a bot that follows the game (has ``inform``) is informed of the
 seat's whole history before it chooses (:class:`SeatBot`), so their choices are a
@@ -18,6 +21,16 @@ function of the history alone and do not depend on when the server was restarted
 A hint (:meth:`Table.hint_position`, :func:`encode_hint`) is computed from the seat's
 view and :meth:`Match.knowledge <cuckoo_rules.Match.knowledge>` only, never from the
 state, so it cannot tell the seat more than its own history does.
+
+Fair deals: a table with two or more human seats is always dealt from a seed the server
+draws, and every table carries a commitment to its deal
+(:func:`~cuckoo_rules.fairness.deal_commitment` of the seed and a secret salt), shown to
+every seat from the start; the seed and the salt are shown once the game is over.
+
+Memory: a :class:`Lobby` keeps the open tables in memory and only a few finished or
+expired ones (the most recently read); the others are read back from the store when
+asked for. It refuses a new table beyond its limits (:class:`TooManyRequests`), and
+tables with no move for a while expire (:meth:`Lobby.expire_idle`).
 
 Nothing here knows HTTP; errors are :class:`ApiError` subclasses whose ``status`` is the
 HTTP status the web layer answers with.
@@ -31,12 +44,15 @@ import hmac
 import logging
 import os
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
 from ..actions import Action, Draw, FlyHome, Lay, Phase
+from ..bots.ismcts import DEFAULT_ITERATIONS
 from ..bots.specs import BotSpec, parse_bot_spec
 from ..bots.tournament import derive_seed
 from ..cards import SPECIES
@@ -45,6 +61,7 @@ from ..engine import legal_actions
 from ..errors import CuckooError, DecodeError, IllegalActionError
 from ..errors import short_repr as _describe
 from ..events import Captured, DeclinedDraw, Drew, Event, FlewHome, GameOver, GameStarted, Laid
+from ..fairness import deal_commitment, new_salt
 from ..knowledge import Knowledge
 from ..match import BotError, Match, MatchError
 from ..narration import PHRASES, describe_event, narrate, seat_name
@@ -55,16 +72,31 @@ from ..records import GameRecord
 from ..rng import SEED_LIMIT
 from ..state import GameState
 from ..views import PlayerView, observe
-from .store import StorageError, Store, StoredTable, TableSetup
+from .bots import BotJob, BotRunner, Decision
+from .store import (
+    MoveTaken,
+    Status,
+    StorageError,
+    StorageUnavailable,
+    Store,
+    StoredTable,
+    TableSetup,
+    open_store,
+)
 
 if TYPE_CHECKING:  # the expert needs the batch extra; only its result's type is named here
     from ..bots.expert import ActionEstimate
 
 __all__ = [
+    "EXPIRE_AFTER",
+    "FINISHED_KEPT",
     "HUMAN",
     "MAX_EXPERT_SIMULATIONS",
     "MAX_ISMCTS_ITERATIONS",
     "MAX_ISMCTS_SECONDS",
+    "MAX_ISMCTS_WORK",
+    "MAX_OPEN_TABLES",
+    "MAX_OPEN_TABLES_PER_CLIENT",
     "MAX_SPEC_LENGTH",
     "ApiError",
     "BadRequest",
@@ -76,7 +108,9 @@ __all__ = [
     "NotFound",
     "PayloadTooLarge",
     "SeatBot",
+    "ServiceUnavailable",
     "Table",
+    "TooManyRequests",
     "Unauthorized",
     "describe_move",
     "encode_hint",
@@ -92,6 +126,12 @@ HUMAN = "human"
 MAX_ISMCTS_ITERATIONS = 5000
 """The most ``iterations`` an ``ismcts`` seat may be given (about 0.6 s a decision)."""
 
+MAX_ISMCTS_WORK = MAX_ISMCTS_ITERATIONS * 10
+"""The most work an ``ismcts`` seat may be given: ``iterations`` times the turns of each
+rollout plus 5 (a rollout to the end, ``rollout_turns=-1``, counts 100 turns; the default,
+one turn per player, 5), about 0.6 s a decision. So 5000 iterations with the default
+rollouts, 476 with rollouts to the end of the game."""
+
 MAX_ISMCTS_SECONDS = 1.0
 """The most ``seconds`` an ``ismcts`` or ``expert`` seat may be given per decision."""
 
@@ -101,6 +141,18 @@ MAX_EXPERT_SIMULATIONS = 20000
 MAX_SPEC_LENGTH = 200
 """The longest seat entry accepted, in characters."""
 
+MAX_OPEN_TABLES = 1000
+"""The most open tables a server holds, in all (more are refused with 429)."""
+
+MAX_OPEN_TABLES_PER_CLIENT = 20
+"""The most open tables one client address may have created (more are refused with 429)."""
+
+EXPIRE_AFTER = 7 * 24 * 3600.0
+"""Seconds without a move after which an open table expires (a week)."""
+
+FINISHED_KEPT = 32
+"""The finished or expired tables a lobby keeps in memory (the most recently read)."""
+
 _logger = logging.getLogger(__name__)
 
 
@@ -108,9 +160,26 @@ _logger = logging.getLogger(__name__)
 
 
 class ApiError(CuckooError):
-    """A refused request: the message says what was wrong, ``status`` is the HTTP status."""
+    """A refused request: the message says what was wrong, ``status`` is the HTTP status.
+
+    Args:
+        message: What was wrong.
+        move: The table's move number, sent with the error (a 409 of a stale move).
+        retry_after: Seconds after which trying again may succeed (429, 503).
+
+    Attributes:
+        move: As given.
+        retry_after: As given.
+    """
 
     status: ClassVar[int] = 400
+
+    def __init__(
+        self, message: str, *, move: int | None = None, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.move = move
+        self.retry_after = retry_after
 
 
 class BadRequest(ApiError):
@@ -141,6 +210,18 @@ class PayloadTooLarge(ApiError):
     """The request body is larger than the server accepts."""
 
     status = 413
+
+
+class TooManyRequests(ApiError):
+    """A limit is reached (open tables in all or per client); ``retry_after`` says when."""
+
+    status = 429
+
+
+class ServiceUnavailable(ApiError):
+    """The storage cannot take a write now (a full disk); nothing was stored."""
+
+    status = 503
 
 
 class NotAvailable(ApiError):
@@ -176,7 +257,9 @@ def parse_new_table(data: object) -> NewTable:
     The body is ``{"seats": [...], "options": {...}, "seed": 42}``; ``options`` and
     ``seed`` are optional. Each seat is ``"human"`` or a bot spec such as ``"greedy"``;
     at least one seat is human. An omitted option takes its default, and
-    ``num_players`` defaults to the number of seats (and must equal it if given).
+    ``num_players`` defaults to the number of seats (and must equal it if given). A
+    ``seed`` is refused when two or more seats are human: whoever chose it would know
+    every hidden card, so the server draws the seed of a game between people itself.
 
     Raises:
         BadRequest: If the body is not of this shape; the message names the field, for
@@ -198,7 +281,7 @@ def parse_new_table(data: object) -> NewTable:
         )
     for key in data:
         if key not in _NEW_TABLE_KEYS:
-            raise BadRequest(f"body: unknown key {key!r} (expected options, seed, seats)")
+            raise BadRequest(f"body: unknown key {_describe(key)} (expected options, seed, seats)")
     if "seats" not in data:
         raise BadRequest('body: missing key \'seats\' (e.g. "seats": ["human", "greedy"])')
     seats = _parse_seats(data["seats"])
@@ -206,6 +289,12 @@ def parse_new_table(data: object) -> NewTable:
     seed = data.get("seed")
     if seed is not None and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
         raise BadRequest(f"seed: expected an integer in [0, 2**64), got {_describe(seed)}")
+    if seed is not None and seats.count(HUMAN) > 1:
+        raise BadRequest(
+            "seed: a table with two or more human seats is dealt from a seed the server "
+            "draws, so that no player knows the hidden cards; leave the seed out (a "
+            "given seed is for a table with one human seat)"
+        )
     return NewTable(options, seed, seats)
 
 
@@ -241,19 +330,31 @@ def _check_budget(spec: BotSpec, path: str) -> None:
     iterations = params.get("iterations")
     if iterations is not None and iterations > MAX_ISMCTS_ITERATIONS:
         raise BadRequest(
-            f"{path}: bot spec {spec.text!r}: iterations {iterations} is above this "
+            f"{path}: bot spec {_describe(spec.text)}: iterations {iterations} is above this "
             f"server's limit of {MAX_ISMCTS_ITERATIONS}"
         )
+    if spec.kind == "ismcts":  # a rollout to the end of the game costs about 100 turns
+        turns = params.get("rollout_turns")
+        per_iteration = 5 if turns is None else (100 if turns == -1 else int(turns))
+        count = params.get("iterations", None if "seconds" in params else DEFAULT_ITERATIONS)
+        work = int(count or 0) * (per_iteration + 5)
+        if work > MAX_ISMCTS_WORK:
+            most = MAX_ISMCTS_WORK // (per_iteration + 5)
+            raise BadRequest(
+                f"{path}: bot spec {_describe(spec.text)}: iterations {count} with rollout_turns "
+                f"{turns} is above this server's limit ({most} iterations with these "
+                "rollouts: each rollout turn costs time)"
+            )
     simulations = params.get("simulations")
     if simulations is not None and simulations > MAX_EXPERT_SIMULATIONS:
         raise BadRequest(
-            f"{path}: bot spec {spec.text!r}: simulations {simulations} is above this "
+            f"{path}: bot spec {_describe(spec.text)}: simulations {simulations} is above this "
             f"server's limit of {MAX_EXPERT_SIMULATIONS}"
         )
     seconds = params.get("seconds")
     if seconds is not None and seconds > MAX_ISMCTS_SECONDS:
         raise BadRequest(
-            f"{path}: bot spec {spec.text!r}: seconds {seconds:g} is above this "
+            f"{path}: bot spec {_describe(spec.text)}: seconds {seconds:g} is above this "
             f"server's limit of {MAX_ISMCTS_SECONDS:g}"
         )
 
@@ -478,13 +579,14 @@ class SeatBot:
         move: The number of the next move (the actions the seat was informed of).
     """
 
-    __slots__ = ("_follows", "_history", "bot_seed", "move", "seat", "spec")
+    __slots__ = ("_follows", "_history", "bot_seed", "move", "pending", "seat", "spec")
 
     def __init__(self, spec: BotSpec, bot_seed: int, seat: int) -> None:
         self.spec = spec
         self.bot_seed = bot_seed
         self.seat = seat
         self.move = 0
+        self.pending: Action | None = None
         self._follows = callable(getattr(spec.build(0), "inform", None))
         # Every inform call since the start, if the spec's bot follows the game.
         self._history: list[tuple[PlayerView, tuple[Event, ...]]] = []
@@ -506,8 +608,21 @@ class SeatBot:
         if self._follows:
             self._history.append((view, events))
 
+    def job(self, view: PlayerView) -> BotJob:
+        """Return this decision as a :class:`~cuckoo_rules.web.bots.BotJob`, to run elsewhere.
+
+        Args:
+            view: The seat's view, the seat being to act.
+        """
+        history = tuple(self._history) if self._follows else ()
+        seed = derive_seed(self.bot_seed, self.seat, self.move)
+        return BotJob(self.spec.text or self.spec.kind, seed, view, history)
+
     def choose(self, view: PlayerView) -> Action:
-        """Build the bot of this decision, inform it of the history, and let it choose.
+        """Return :attr:`pending` if a decision was made elsewhere, else decide here.
+
+        Deciding here builds the bot of this decision, informs it of the history, and
+        lets it choose.
 
         Args:
             view: The seat's view, the seat being to act.
@@ -515,6 +630,9 @@ class SeatBot:
         Returns:
             The bot's action.
         """
+        if self.pending is not None:
+            action, self.pending = self.pending, None
+            return action
         bot = self.spec.build(derive_seed(self.bot_seed, self.seat, self.move))
         inform = getattr(bot, "inform", None)
         if self._follows and callable(inform):
@@ -548,15 +666,18 @@ def _bot_names(seats: tuple[str, ...]) -> tuple[str, ...]:
 class Table:
     """One game being played: its setup, its :class:`~cuckoo_rules.Match` and its lock.
 
-    Moves (:meth:`play`, :meth:`run_bots`) must be called by one caller at a time: the web
-    layer holds :attr:`lock` around them. Readers (:meth:`document`, :meth:`check_after`,
-    :meth:`bots_to_act`) need no lock: they read the table as it was after the last
-    action, even while a move is being made.
+    Moves (:meth:`play`, :meth:`play_decision`, :meth:`catch_up`, :meth:`run_bots`) must
+    be made by one caller at a time: the web layer holds :attr:`lock` around them.
+    Readers (:meth:`document`, :meth:`check_after`, :meth:`bots_to_act`) need no lock:
+    they read the table as it was after the last action, even while a move is being made.
 
     Args:
         setup: How the table was set up.
         store: Where its actions are committed.
         actions: The actions taken so far (those stored), replayed.
+        notes: The notes stored with those actions (move number and text).
+        status: The table's stored status.
+        updated: When its last action was stored (Unix time; now by default).
 
     Raises:
         CuckooError: If the setup or the actions do not make a game (a bad bot spec, an
@@ -568,9 +689,25 @@ class Table:
         match: The game; its ``on_action`` commits every action to the store.
         names: The seats' names, as the narration writes them for a spectator (``"P0"``,
             ``"P1 greedy"``: a bot's kind after its seat number).
+        commitment: The commitment to the deal (:func:`~cuckoo_rules.fairness.deal_commitment`
+            of the seed and the salt), or ``None`` for a table stored without a salt.
+        notes: For each move a stand-in played (a bot that failed twice), why.
+        status: ``"open"``, ``"over"`` (the game is over) or ``"expired"`` (no move for
+            too long: it takes no more moves).
+        updated: When the last action was taken (Unix time).
+        thinking: The seat whose bot is deciding now, or ``None``.
+        hint: The last hint given at this table: ``(seat, move)`` and its document.
     """
 
-    def __init__(self, setup: TableSetup, store: Store, actions: tuple[Action, ...] = ()) -> None:
+    def __init__(
+        self,
+        setup: TableSetup,
+        store: Store,
+        actions: tuple[Action, ...] = (),
+        notes: Sequence[tuple[int, str]] = (),
+        status: Status = "open",
+        updated: float | None = None,
+    ) -> None:
         self.setup = setup
         self.lock = asyncio.Lock()
         self._store = store
@@ -582,16 +719,21 @@ class Table:
         self.names = tuple(
             seat_name(s, None, names=self._narration_names) for s in range(len(seats))
         )
+        self._replaying = False
+        self._note: str | None = None  # the note of the action being committed
         self.match = Match.from_record(
             GameRecord(setup.options, setup.seed, actions),
             seats,
             names=self.names,
             on_action=self._commit,
         )
+        self.commitment = None if setup.salt is None else deal_commitment(setup.seed, setup.salt)
+        self.notes: dict[int, str] = dict(notes)
+        self.status: Status = status
+        self.updated = time.time() if updated is None else updated
+        self.thinking: int | None = None
+        self.hint: tuple[tuple[int, int], dict[str, Any]] | None = None
         self._published = self._now()
-        # The move at which a bot last failed: asked again for the same move, it would
-        # fail the same way (same seed, same history), so it is not asked again.
-        self._bot_failed_at: int | None = None
 
     @classmethod
     def start(cls, setup: TableSetup, store: Store) -> Table:
@@ -606,7 +748,9 @@ class Table:
             StorageError: If the stored options, seats or actions are not valid.
         """
         try:
-            return cls(stored.setup, store, stored.actions)
+            return cls(
+                stored.setup, store, stored.actions, stored.notes, stored.status, stored.updated
+            )
         except CuckooError as error:
             raise StorageError(f"table {stored.setup.id!r}: {error}") from None
 
@@ -619,6 +763,11 @@ class Table:
     def move(self) -> int:
         """The number of the next move, as readers see it (the actions taken and stored)."""
         return self._published.move
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the table takes moves: its game is on and it has not expired."""
+        return self.status == "open" and not self._published.state.is_over
 
     def seat_of(self, token: str | None) -> int | None:
         """Return the seat a token belongs to; ``None`` (a spectator) without a token.
@@ -638,14 +787,9 @@ class Table:
         return seat
 
     def bots_to_act(self) -> bool:
-        """Whether the game is on and a bot is to act that has not failed at this move."""
-        published = self._published
-        state = published.state
-        return (
-            not state.is_over
-            and self.match.seats[state.current_player] is not None
-            and self._bot_failed_at != published.move
-        )
+        """Whether the table is open and a bot is to act."""
+        state = self._published.state
+        return self.is_open and self.match.seats[state.current_player] is not None
 
     def check_after(self, after: int) -> None:
         """Check that ``after`` is an event number of this table (at most ``next_event``).
@@ -663,6 +807,16 @@ class Table:
                 "pass the next_event of the previous answer)"
             )
 
+    def _check_open(self) -> None:
+        match = self.match
+        if self.status == "expired":
+            raise Conflict(
+                "the table expired (no move for too long): it takes no more moves",
+                move=match.move,
+            )
+        if match.is_over:
+            raise Conflict(f"the game is over (at move {match.move})", move=match.move)
+
     def hint_position(self, seat: int) -> HintPosition:
         """Return what a hint for ``seat`` is computed from now: its view and knowledge.
 
@@ -674,84 +828,228 @@ class Table:
             seat: The seat asking (a human's).
 
         Raises:
-            Conflict: If the game is over or ``seat`` is not to act; the message gives
-                the table's move number.
+            Conflict: If the game is over, the table expired or ``seat`` is not to act;
+                the message gives the table's move number.
         """
+        self._check_open()
         match = self.match
-        if match.is_over:
-            raise Conflict(f"the game is over: no hint (the match is at move {match.move})")
         if seat != match.to_act:
             raise Conflict(
                 f"it is not your turn: player {match.to_act} is to act (the match is at "
-                f"move {match.move})"
+                f"move {match.move})",
+                move=match.move,
             )
         return HintPosition(match.move, match.view(seat), match.knowledge(seat))
 
-    def play(self, seat: int, action: Action, move: int | None = None) -> None:
-        """Take ``action`` for the human ``seat``, commit it, then let the bots act.
-
-        A bot that fails is logged (:meth:`run_bots`): the human's action stands.
+    def play(self, seat: int, action: Action, move: int) -> None:
+        """Take ``action`` for the human ``seat`` and commit it (the bots act afterwards).
 
         Args:
             seat: The seat acting (a human's).
             action: Its action.
             move: The move number the client answers (the ``move`` of the document it
-                answers), or ``None`` to skip that check.
+                answers): a request sent twice, or one answering an old document, is
+                refused instead of being played again.
 
         Raises:
             Conflict: If ``move`` is not the table's move (the action was already
-                played, for example a request sent twice), the game is over, ``seat``
-                is not to act, or the action is not legal; nothing is stored then.
+                played, for example a request sent twice), the game is over or the
+                table expired, ``seat`` is not to act, or the action is not legal; the
+                error carries the table's move number, and nothing is stored.
+            ServiceUnavailable: If the store cannot take the write now (nothing stored).
         """
         match = self.match
-        if move is None or move == match.move:  # else the match refuses the stale move
-            if match.is_over:
-                raise Conflict("the game is over")
-            if seat != match.to_act:
-                raise Conflict(f"it is not your turn: player {match.to_act} is to act")
+        if move < match.move:
+            raise Conflict(
+                f"move {move} was already played: the table is at move {match.move} (a "
+                "move sent twice, or an answer to an old document; read the table again)",
+                move=match.move,
+            )
+        if move > match.move:
+            raise Conflict(
+                f"move {move} is not the table's move yet: it is at move {match.move}",
+                move=match.move,
+            )
+        self._check_open()
+        if seat != match.to_act:
+            raise Conflict(f"it is not your turn: player {match.to_act} is to act", move=match.move)
         try:
             match.act(seat, action, move=move)
         except (MatchError, IllegalActionError) as error:
-            raise Conflict(str(error)) from None
-        self._published = self._now()
-        self.run_bots()
+            raise Conflict(str(error), move=match.move) from None
+        except MoveTaken:  # another server process stored this move first
+            self.catch_up()
+            raise Conflict(
+                f"move {move} was already played: the table is at move {self.match.move}",
+                move=self.match.move,
+            ) from None
+        except StorageUnavailable as error:
+            raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
+        self._settle()
 
-    def run_bots(self) -> None:
-        """Let the bots act, committing each action, until a human is to act or it is over.
+    def bot_job(self) -> tuple[int, int, BotJob] | None:
+        """The decision the bot to act must make: ``(move, seat, job)``; ``None`` if none."""
+        if not self.bots_to_act():
+            return None
+        match = self.match
+        seat = match.state.current_player
+        bot = match.seats[seat]
+        assert isinstance(bot, SeatBot)
+        return match.move, seat, bot.job(match.view(seat))
 
-        A failure is logged, not raised, and the table waits. A bot that failed (raised, or
-        chose an illegal action) is not asked again for the same move, as it would fail the
-        same way; a failure to store its action is retried at the next call.
+    def play_decision(self, move: int, decision: Decision) -> bool:
+        """Play a bot's decision for ``move``, committing it with its note.
+
+        Args:
+            move: The move the decision was made for (:meth:`bot_job`).
+            decision: The decision.
+
+        Returns:
+            Whether it was played: ``False`` if the table is no longer at ``move``
+            (another server process played it meanwhile; the table caught up).
+
+        Raises:
+            StorageUnavailable: If the store cannot take the write now (nothing stored;
+                the decision can be played again later).
         """
         match = self.match
-        while self.bots_to_act():
-            move = match.move
+        if match.move != move or not self.bots_to_act():
+            return False
+        bot = match.seats[match.state.current_player]
+        assert isinstance(bot, SeatBot)
+        bot.pending = decision.action
+        self._note = decision.note
+        try:
+            match.play_bot()
+        except MoveTaken:
+            self.catch_up()
+            return False
+        except BotError:  # a decision the runner checked is legal: only a bug gets here
+            _logger.exception("table %s: the bot's decision at move %d failed", self.id, move)
+            return False
+        finally:
+            bot.pending = None
+            self._note = None
+        if decision.note is not None:
+            self.notes[move] = decision.note
+        self._settle()
+        return True
+
+    async def run_bots(self, runner: BotRunner) -> None:
+        """Let the bots act, one decision at a time in ``runner``, until a human is to act.
+
+        Each decision runs away from the caller's thread (:meth:`BotRunner.decide`), and
+        each move is committed in a worker thread, so the caller's event loop never
+        waits for a bot or a disk; a decision never fails (greedy stands in for a bot
+        that fails twice). A store that cannot take a write stops the loop, logged: the
+        next call tries again. Hold :attr:`lock`.
+        """
+        while (job := self.bot_job()) is not None:
+            move, seat, bot_job = job
+            if runner.is_inline(bot_job):  # every such move in a row, in one thread
+                try:
+                    await asyncio.to_thread(self._play_inline, runner)
+                except StorageUnavailable:
+                    _logger.warning(
+                        "table %s: a bot's move could not be stored; will try again", self.id
+                    )
+                    return
+                continue
+            self.thinking = seat
             try:
-                match.play_bot()
-            except BotError:
-                self._bot_failed_at = move
-                _logger.exception(
-                    "table %s: the bot of seat %s failed at move %d; it will not be asked "
-                    "again for this move",
+                decision = await runner.decide(bot_job, self.names[seat])
+            finally:
+                self.thinking = None
+            try:  # in a thread: the commit waits for the disk, the event loop must not
+                await asyncio.to_thread(self.play_decision, move, decision)
+            except StorageUnavailable:
+                _logger.warning(
+                    "table %s: the bot's move %d could not be stored; will try again",
                     self.id,
-                    match.to_act,
                     move,
                 )
                 return
-            except Exception:
-                _logger.exception(
-                    "table %s: a bot's action was not stored; will try again", self.id
-                )
+
+    def _play_inline(self, runner: BotRunner) -> None:
+        """Decide and play the bot moves the runner makes itself, until another is due."""
+        while (job := self.bot_job()) is not None and runner.is_inline(job[2]):
+            move, seat, bot_job = job
+            if not self.play_decision(move, runner.decide_here(bot_job, self.names[seat])):
                 return
-            self._published = self._now()
+
+    def catch_up(self) -> int:
+        """Take the actions other server processes stored since this table's last move.
+
+        Only a shared store (PostgreSQL) has any. Hold :attr:`lock`.
+
+        Returns:
+            How many actions were taken.
+
+        Raises:
+            StorageError: If a stored action is not legal.
+        """
+        rows = self._store.actions(self.id, self.match.move)
+        match = self.match
+        for action, note in rows:
+            move = match.move
+            self._replaying = True
+            try:
+                seat = match.state.current_player
+                bot = match.seats[seat]
+                if isinstance(bot, SeatBot):
+                    bot.pending = action
+                    match.play_bot()
+                else:
+                    match.act(seat, action)
+            except (BotError, MatchError, IllegalActionError) as error:
+                raise StorageError(f"table {self.id!r}: actions[{move}]: {error}") from None
+            finally:
+                self._replaying = False
+            if note is not None:
+                self.notes[move] = note
+            self._settle()
+        return len(rows)
+
+    def expire(self) -> None:
+        """Mark the table expired in memory (the store was told): it takes no more moves."""
+        self.status = "expired"
+
+    def _settle(self) -> None:
+        """After an action: publish the new position; record a game that is over."""
+        self.updated = time.time()
+        self._published = self._now()
+        if self.status == "open" and self.match.is_over:
+            self.status = "over"
+            try:
+                self._store.set_status(self.id, "over")
+            except StorageUnavailable:  # the next start replays it and records it then
+                _logger.warning("table %s: could not record that the game is over", self.id)
 
     def _commit(self, move: int, action: Action) -> None:
         """The match's ``on_action``: store (committed) the action before it is taken."""
-        self._store.add_action(self.id, move, action)
+        if not self._replaying:
+            self._store.add_action(self.id, move, action, time.time(), self._note)
 
     def _now(self) -> _Published:
         match = self.match
         return _Published(match.state, match.move, match.event_count)
+
+    def deal(self) -> dict[str, Any]:
+        """The ``deal`` object of the documents: the commitment, then the secret revealed.
+
+        ``{"commitment": hex or null, "seed_source": "server" or "request", "seed":
+        null, "salt": null}`` while the game is on; once it is over (or the table
+        expired) ``seed`` (in decimal, as a string: it may exceed what JavaScript
+        numbers hold) and ``salt`` are filled in, so any seat can check
+        :func:`~cuckoo_rules.fairness.check_deal` and replay the game.
+        """
+        revealed = self.status != "open" or self._published.state.is_over
+        return {
+            "commitment": self.commitment,
+            "seed_source": self.setup.seed_source,
+            "seed": str(self.setup.seed) if revealed else None,
+            "salt": self.setup.salt if revealed else None,
+        }
 
     def document(self, seat: int | None, after: int = 0) -> dict[str, Any]:
         """Return what ``seat`` (``None``: a spectator) may see, as a JSON object.
@@ -761,8 +1059,8 @@ class Table:
         - ``table``, ``seat``, ``seats`` (``"human"`` or the bot spec of each seat) and
           ``names`` (``"P0"``, ``"P1 greedy"``: each seat as the narration names it to
           a spectator; the narration calls the reader's own seat "you");
-        - ``move``: the number of the next move, which a ``POST`` of an action may give
-          to be refused if the table moved on meanwhile;
+        - ``move``: the number of the next move, which a ``POST`` of an action gives, to
+          be refused if the table moved on meanwhile;
         - ``view``: the seat's view document;
         - ``outcome``: ``{"winners", "reason", "shares", "text", "reason_text"}`` once
           the game is over (:func:`encode_outcome`), else ``null``;
@@ -779,14 +1077,21 @@ class Table:
           bookkeeping events (:func:`~cuckoo_rules.narration.describe_event` of the
           redacted event, for ``seat``);
         - ``next_event``: the number of events so far (the ``after`` of the next
-          request).
+          request);
+        - ``status``: ``"open"``, ``"over"`` or ``"expired"`` (no move for too long);
+        - ``thinking``: the seat whose bot is deciding now, or ``null``;
+        - ``deal``: the commitment to the deal, and once the game is over its seed and
+          salt (:meth:`deal`);
+        - ``notices``: ``[{"move", "text"}]``, the moves a stand-in played and why (a
+          bot that failed twice, replaced by the greedy bot for that move).
 
         ``after`` must have passed :meth:`check_after`. The document is built from one
         moment of the table, between two actions.
         """
         published = self._published
         view = observe(published.state, seat)
-        legal = legal_actions(view) if view.is_my_turn else ()
+        open_ = self.status == "open"
+        legal = legal_actions(view) if view.is_my_turn and open_ else ()
         events = self.match.events(seat, after)[: published.event_count - after]
         return {
             "table": self.id,
@@ -803,46 +1108,101 @@ class Table:
             "events": [encode_event(event) for event in events],
             "narration": _narration(events, seat, self._narration_names),
             "next_event": published.event_count,
+            "status": self.status if published.state.is_over or not open_ else "open",
+            "thinking": self.thinking,
+            "deal": self.deal(),
+            "notices": [
+                {"move": move, "text": text}
+                for move, text in sorted(self.notes.items())
+                if move < published.move
+            ],
         }
 
 
 class Lobby:
     """Every table of a server, with the store they are kept in.
 
+    The open tables are in memory; finished and expired ones are read back from the
+    store when asked for, and the :data:`FINISHED_KEPT` most recently read stay in
+    memory.
+
     Args:
-        store: The store; :meth:`open` builds it and loads the tables.
+        store: The store; :meth:`open` builds it and loads the open tables.
+        max_open: The most open tables in all (:data:`MAX_OPEN_TABLES`).
+        max_open_per_client: The most open tables one client address may have created.
+        expire_after: Seconds without a move after which an open table expires.
+        finished_kept: The finished or expired tables kept in memory.
+
+    Raises:
+        ValueError: If a limit is not a positive number.
 
     Attributes:
         store: The store.
-        tables: The tables by id.
+        tables: The open tables in memory, by id.
+        max_open: As given.
+        max_open_per_client: As given.
+        expire_after: As given.
     """
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_open: int = MAX_OPEN_TABLES,
+        max_open_per_client: int = MAX_OPEN_TABLES_PER_CLIENT,
+        expire_after: float = EXPIRE_AFTER,
+        finished_kept: int = FINISHED_KEPT,
+    ) -> None:
+        for name, value in (
+            ("max_open", max_open),
+            ("max_open_per_client", max_open_per_client),
+            ("finished_kept", finished_kept),
+        ):
+            if type(value) is not int or value < 1:
+                raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+        if not isinstance(expire_after, int | float) or not 0 < expire_after < 1e10:
+            raise ValueError(
+                f"expire_after: expected a positive number of seconds, got {expire_after!r}"
+            )
         self.store = store
         self.tables: dict[str, Table] = {}
+        self.max_open = max_open
+        self.max_open_per_client = max_open_per_client
+        self.expire_after = float(expire_after)
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+        self._finished_kept = finished_kept
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str]) -> Lobby:
-        """Open (or create) a database and rebuild every table in it.
+    def open(cls, where: str | os.PathLike[str], **limits: Any) -> Lobby:
+        """Open (or create) a store and rebuild every open table in it.
 
-        Tables where a bot is to act (the server stopped between a human's move and the
-        bots' answer) are played on until a human is to act.
+        Only the open tables are replayed; one found over is recorded as such and left
+        in the store. Bots that were to act when the server stopped act when the web
+        layer runs them (:meth:`Table.run_bots`).
+
+        Args:
+            where: A SQLite file or a PostgreSQL URL (:func:`~cuckoo_rules.web.store.open_store`).
+            **limits: The keyword arguments of :class:`Lobby`.
 
         Raises:
-            StorageError: If the database holds a table that does not replay.
+            StorageError: If the store holds a table that does not replay, or another
+                server holds the SQLite file (:class:`~cuckoo_rules.web.store.StoreInUse`).
+            StorageUnavailable: If a PostgreSQL server cannot be reached.
             sqlite3.Error: If the file is not a usable database.
         """
-        store = Store(path)
+        store = open_store(where)
         try:
-            lobby = cls(store)
-            for stored in store.tables():
+            lobby = cls(store, **limits)
+            for stored in store.tables("open"):
                 table = Table.restore(stored, store)
-                lobby.tables[table.id] = table
+                if table.match.is_over:
+                    table.status = "over"
+                    store.set_status(table.id, "over")
+                else:
+                    lobby.tables[table.id] = table
         except BaseException:
             store.close()
             raise
-        for table in lobby.tables.values():
-            table.run_bots()
         return lobby
 
     def close(self) -> None:
@@ -850,23 +1210,96 @@ class Lobby:
         self.store.close()
 
     def get(self, table_id: str) -> Table:
-        """Return a table by id.
+        """Return a table by id, reading it from the store if it is not in memory.
 
         Raises:
             NotFound: If there is no such table.
+            StorageError: If the stored table does not replay.
         """
         table = self.tables.get(table_id)
-        if table is None:
-            raise NotFound(f"no table {table_id!r}")
+        if table is not None:
+            return table
+        table = self._finished.get(table_id)
+        if table is not None:
+            self._finished.move_to_end(table_id)
+            return table
+        stored = self.store.table(table_id) if len(table_id) <= 64 else None
+        if stored is None:
+            raise NotFound(f"no table {_describe(table_id)}")
+        table = Table.restore(stored, self.store)
+        self.settle(table)
         return table
 
-    def create(self, request: NewTable) -> tuple[Table, Mapping[int, str]]:
-        """Set up, store and start a table; the bots act if one of them is to start.
+    def cached(self, table_id: str) -> Table | None:
+        """The table if it is in memory (open, or among the finished kept), else ``None``."""
+        table = self.tables.get(table_id)
+        return self._finished.get(table_id) if table is None else table
+
+    def settle(self, table: Table) -> None:
+        """Keep ``table`` where its status says: open in memory, else among the last read."""
+        if table.is_open:
+            self.tables[table.id] = table
+            return
+        self.tables.pop(table.id, None)
+        self._finished[table.id] = table
+        self._finished.move_to_end(table.id)
+        while len(self._finished) > self._finished_kept:
+            self._finished.popitem(last=False)
+
+    def expire_idle(self, now: float | None = None) -> list[str]:
+        """Expire the open tables with no move for :attr:`expire_after` seconds.
+
+        They are recorded as expired in the store and leave memory; they stay readable.
+
+        Args:
+            now: The time (Unix time; now by default).
+
+        Returns:
+            The ids of the tables expired.
+        """
+        moment = time.time() if now is None else now
+        expired = self.store.idle_tables(moment - self.expire_after)
+        for table_id in expired:
+            self.store.set_status(table_id, "expired")
+            table = self.tables.get(table_id)
+            if table is not None:
+                table.expire()
+                self.settle(table)
+        return expired
+
+    def create(self, request: NewTable, client: str = "") -> tuple[Table, Mapping[int, str]]:
+        """Set up, store and start a table (its bots act when the web layer runs them).
+
+        The seed is the request's, or else drawn here; every table gets a secret salt,
+        so its deal has a commitment.
+
+        Args:
+            request: The checked request.
+            client: The address of the client creating it (for the per-client limit).
 
         Returns:
             The table and the token of each human seat (the only time they are known).
+
+        Raises:
+            TooManyRequests: If the server's open tables, or the client's, are at their
+                limit.
+            ServiceUnavailable: If the store cannot take the write now.
         """
-        seed = secrets.randbelow(SEED_LIMIT) if request.seed is None else request.seed
+        if self.store.count_open() >= self.max_open:
+            raise TooManyRequests(
+                f"this server has {self.max_open} open tables, its limit; try again later",
+                retry_after=60,
+            )
+        if client and self.store.count_open(client) >= self.max_open_per_client:
+            raise TooManyRequests(
+                f"you have {self.max_open_per_client} open tables, the limit per client; "
+                "finish one or try again later",
+                retry_after=60,
+            )
+        if request.seed is None:
+            seed, source = secrets.randbelow(SEED_LIMIT), "server"
+        else:
+            seed, source = request.seed, "request"
         tokens = {
             seat: secrets.token_urlsafe(32)
             for seat, kind in enumerate(request.seats)
@@ -882,9 +1315,14 @@ class Lobby:
                 hash_token(tokens[seat]) if seat in tokens else None
                 for seat in range(len(request.seats))
             ),
+            salt=new_salt(),
+            seed_source="server" if source == "server" else "request",
+            client=client,
         )
         table = Table.start(setup, self.store)
-        self.store.add_table(setup)
-        table.run_bots()
+        try:
+            self.store.add_table(setup, table.updated)
+        except StorageUnavailable as error:
+            raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
         self.tables[table.id] = table
         return table, tokens

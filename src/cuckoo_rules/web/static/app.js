@@ -40,6 +40,8 @@
       move: null, // the move the seat answers, sent back with its action
       view: null,
       outcome: null,
+      deal: null, // the commitment to the deal; its seed and salt once the game is over
+      notices: [], // the moves a stand-in played for a failed bot, and why
       progress: [],
       handFlocks: null,
       legal: [],
@@ -456,6 +458,8 @@
     app.move = typeof data.move === "number" ? data.move : null;
     app.view = data.view;
     app.outcome = data.outcome || null;
+    app.deal = data.deal || null;
+    app.notices = Array.isArray(data.notices) ? data.notices : [];
     app.progress = Array.isArray(data.progress) ? data.progress : [];
     app.handFlocks = data.hand_flocks || null;
     app.legal = Array.isArray(data.legal_actions) ? data.legal_actions : [];
@@ -540,6 +544,7 @@
     renderStatus();
     renderCounters();
     renderGameOver();
+    renderNotices();
     renderShare();
     renderRows();
     renderHand();
@@ -634,6 +639,24 @@
       const text = `${capitalize(seatName(seat))}${mark}: ${progressText(seat)}`;
       standings.append(el("li", { text }));
     });
+    const deal = app.deal;
+    setText(
+      $("gameover-deal"),
+      deal && deal.seed !== null && deal.commitment
+        ? `Dealt from seed ${deal.seed} (salt ${deal.salt}), committed to before the first ` +
+            `move as ${deal.commitment}: check it with cuckoo_rules.fairness.check_deal.`
+        : "",
+    );
+  }
+
+  /** The moves a stand-in played (a bot that failed twice), as the server words them. */
+  function renderNotices() {
+    const list = $("notices");
+    list.replaceChildren();
+    for (const notice of app.notices) {
+      list.append(el("li", { text: `Move ${Number(notice.move) + 1}: ${String(notice.text)}` }));
+    }
+    list.hidden = app.notices.length === 0;
   }
 
   function renderShare() {

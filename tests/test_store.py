@@ -1,0 +1,694 @@
+"""The storage contract of the web server, run against SQLite and PostgreSQL.
+
+Every test of the contract runs against :class:`SQLiteStore` (a file in a temporary
+directory) and :class:`PostgresStore` (a fresh database on the server of
+``CUCKOO_POSTGRES_URL``; skipped without it unless ``CUCKOO_REQUIRE_POSTGRES=1``, see
+:mod:`tests.postgres`). Then what only one of them does: several processes on one
+PostgreSQL database, its notifications and a restart of its server; the SQLite file's
+one-server lock and a full disk.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cuckoo_rules import Draw, FlyHome, GameOptions, Lay, Pass, Side, Species
+from cuckoo_rules.actions import Action
+from cuckoo_rules.web.store import (
+    SCHEMA_VERSION,
+    MoveTaken,
+    SQLiteStore,
+    StorageError,
+    StorageUnavailable,
+    Store,
+    StoredTable,
+    StoreInUse,
+    TableSetup,
+)
+
+from . import postgres
+
+ACTIONS: tuple[Action, ...] = (
+    Lay(Species.PARROT, 0, Side.LEFT),
+    Draw(),
+    FlyHome(Species.OWL),
+    Pass(),
+    Lay(Species.ROBIN, 3, Side.RIGHT),
+)
+
+# --------------------------------------------------------------------------- backends
+
+
+class Backend:
+    """A database of one kind, and every store opened on it (closed at the end)."""
+
+    def __init__(self, kind: str, where: str) -> None:
+        self.kind = kind
+        self.where = where
+        self.stores: list[Store] = []
+
+    def open(self) -> Store:
+        """Open a store on the database (for SQLite, close the others first)."""
+        store: Store
+        if self.kind == "sqlite":
+            store = SQLiteStore(self.where)
+        else:
+            from cuckoo_rules.web.pgstore import PostgresStore
+
+            store = PostgresStore(self.where)
+        self.stores.append(store)
+        return store
+
+    def close(self, store: Store) -> None:
+        store.close()
+        self.stores.remove(store)
+
+    def close_all(self) -> None:
+        for store in self.stores:
+            store.close()
+        self.stores.clear()
+
+    def set_version(self, version: int) -> None:
+        """Write ``version`` as the database's schema version, as a newer release would."""
+        if self.kind == "sqlite":
+            db = sqlite3.connect(self.where)
+            with db:
+                db.execute(f"PRAGMA user_version = {version}")
+            db.close()
+        else:
+            import psycopg
+
+            with psycopg.connect(self.where, autocommit=True) as conn:
+                conn.execute(
+                    "UPDATE cuckoo_meta SET value = %s WHERE key = 'schema_version'",
+                    (str(version),),
+                )
+
+    def current_version(self) -> int:
+        if self.kind == "sqlite":
+            return SCHEMA_VERSION
+        from cuckoo_rules.web import pgstore
+
+        return pgstore.SCHEMA_VERSION
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh database on the server of ``CUCKOO_POSTGRES_URL``, dropped afterwards."""
+    with postgres.fresh_database(postgres.server_url()) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "sqlite":
+        where = str(tmp_path / "tables.db")
+        kind = "sqlite"
+    else:
+        where = request.getfixturevalue("postgres_url")
+        kind = "postgres"
+    database = Backend(kind, where)
+    try:
+        yield database
+    finally:
+        database.close_all()
+
+
+@pytest.fixture
+def store(backend: Backend) -> Store:
+    return backend.open()
+
+
+def setup(table_id: str = "t1", *, client: str = "10.0.0.1", **changes: Any) -> TableSetup:
+    """A table's setup with every field set away from its default."""
+    fields: dict[str, Any] = {
+        "id": table_id,
+        "options": GameOptions(3, refill_trigger="same_species_lay", always_prompt_flock=True),
+        "seed": 2**64 + 12345,  # beyond a 64-bit integer: stored as text
+        "seats": ("human", "greedy:feed_weight=2", "human"),
+        "bot_seed": 2**63 + 7,
+        "token_hashes": ("a" * 64, None, "b" * 64),
+        "salt": "00ff" * 8,
+        "seed_source": "request",
+        "names": ("Ada", "", "Grace Hopper ✈"),
+        "client": client,
+    }
+    fields.update(changes)
+    return TableSetup(**fields)
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+def test_round_trip(backend: Backend, store: Store) -> None:
+    first, second = setup("t1"), setup("t2", client="::1", salt=None, seed_source="server")
+    store.add_table(first, 1000.5)
+    store.add_table(second, 1001.25)
+    for index, action in enumerate(ACTIONS):
+        note = "the bot failed: random played" if index == 2 else None
+        store.add_action("t1", index, action, 2000.0 + index / 8, note)
+    expected = StoredTable(first, ACTIONS, ((2, "the bot failed: random played"),), "open", 2000.5)
+    assert store.table("t1") == expected
+    assert store.table("t2") == StoredTable(second, (), (), "open", 1001.25)
+    assert store.tables() == [expected, StoredTable(second, (), (), "open", 1001.25)]
+    backend.close(store)
+    again = backend.open()  # what was committed is read back by a new store
+    assert again.table("t1") == expected
+
+
+def test_duplicate_table_refused(store: Store) -> None:
+    store.add_table(setup("t1"), 1.0)
+    with pytest.raises(StorageError, match="stored already"):
+        store.add_table(setup("t1", client="other"), 2.0)
+    stored = store.table("t1")
+    assert stored is not None
+    assert stored.setup.client == "10.0.0.1"
+
+
+def test_move_taken_stores_nothing(store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    store.add_action("t1", 0, ACTIONS[0], 2.0)
+    store.add_action("t1", 1, ACTIONS[1], 3.0)
+    with pytest.raises(MoveTaken, match="move 1 is stored already"):
+        store.add_action("t1", 1, ACTIONS[3], 4.0, "a note")
+    with pytest.raises(MoveTaken):
+        store.add_action("t1", 0, ACTIONS[3], 4.0)
+    assert store.table("t1") == StoredTable(setup(), ACTIONS[:2], (), "open", 3.0)
+
+
+def test_gap_refused(backend: Backend, store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    with pytest.raises(StorageError, match="next is move 0"):
+        store.add_action("t1", 1, ACTIONS[0], 2.0)
+    store.add_action("t1", 0, ACTIONS[0], 2.0)
+    with pytest.raises(StorageError, match="next is move 1"):
+        store.add_action("t1", 5, ACTIONS[1], 3.0)
+    assert store.table("t1") == StoredTable(setup(), ACTIONS[:1], (), "open", 2.0)
+
+
+def test_unknown_table(store: Store) -> None:
+    assert store.table("nope") is None
+    assert store.actions("nope", 0) == []
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.add_action("nope", 0, ACTIONS[0], 1.0)
+    store.set_status("nope", "over")  # nothing to change
+    assert store.tables() == []
+
+
+def test_actions_from_start(store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    for index, action in enumerate(ACTIONS):
+        store.add_action("t1", index, action, 2.0, f"note {index}" if index % 2 else None)
+    assert store.actions("t1", 0) == [
+        (action, f"note {i}" if i % 2 else None) for i, action in enumerate(ACTIONS)
+    ]
+    assert store.actions("t1", 3) == [(ACTIONS[3], "note 3"), (ACTIONS[4], None)]
+    assert store.actions("t1", len(ACTIONS)) == []
+    assert store.actions("t1", 99) == []
+
+
+def test_tables_by_status_in_creation_order(store: Store) -> None:
+    # Created out of the order of their ids, a few seconds apart.
+    for table_id, created in (("c", 100.0), ("a", 200.0), ("d", 300.0), ("b", 400.0)):
+        store.add_table(setup(table_id), created)
+    store.set_status("a", "over")
+    store.set_status("b", "expired")
+    store.set_status("d", "over")
+
+    def ids(status: Any = None) -> list[str]:
+        return [t.setup.id for t in store.tables(status)]
+
+    assert ids() == ["c", "a", "d", "b"]
+    assert ids("open") == ["c"]
+    assert ids("over") == ["a", "d"]
+    assert ids("expired") == ["b"]
+    over = store.table("a")
+    assert over is not None
+    assert over.status == "over"
+    store.set_status("a", "open")
+    assert ids("open") == ["c", "a"]
+
+
+def test_count_open(store: Store) -> None:
+    assert store.count_open() == 0
+    store.add_table(setup("t1", client="10.0.0.1"), 1.0)
+    store.add_table(setup("t2", client="10.0.0.1"), 2.0)
+    store.add_table(setup("t3", client="10.0.0.2"), 3.0)
+    assert store.count_open() == 3
+    assert store.count_open("10.0.0.1") == 2
+    assert store.count_open("10.0.0.2") == 1
+    assert store.count_open("10.0.0.3") == 0
+    store.set_status("t1", "over")
+    store.set_status("t3", "expired")
+    assert store.count_open() == 1
+    assert store.count_open("10.0.0.1") == 1
+    assert store.count_open("10.0.0.2") == 0
+
+
+def test_idle_tables(store: Store) -> None:
+    store.add_table(setup("t1"), 100.0)
+    store.add_table(setup("t2"), 200.0)
+    store.add_table(setup("t3"), 300.0)
+    store.add_action("t1", 0, ACTIONS[0], 400.0)  # activity moves t1 after t3
+    store.set_status("t2", "over")  # only open tables expire
+    assert store.idle_tables(150.0) == []
+    assert store.idle_tables(300.5) == ["t3"]
+    assert store.idle_tables(1000.0) == ["t3", "t1"]
+
+
+def test_newer_schema_refused(backend: Backend, store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    backend.close(store)
+    backend.set_version(backend.current_version() + 1)
+    with pytest.raises(StorageError, match="newer than this version"):
+        backend.open()
+    backend.set_version(backend.current_version())
+    assert backend.open().table("t1") is not None
+
+
+def test_threads_race_for_one_move(store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    for index in range(3):
+        store.add_action("t1", index, ACTIONS[index], 2.0)
+    start = threading.Barrier(20)
+    results: list[str] = ["?"] * 20
+
+    def play(thread: int) -> None:
+        start.wait()
+        try:
+            store.add_action("t1", 3, ACTIONS[thread % len(ACTIONS)], 3.0, f"thread {thread}")
+        except MoveTaken:
+            results[thread] = "taken"
+        else:
+            results[thread] = "won"
+
+    threads = [threading.Thread(target=play, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["taken"] * 19 + ["won"]
+    winner = results.index("won")
+    assert store.actions("t1", 3) == [(ACTIONS[winner % len(ACTIONS)], f"thread {winner}")]
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def race_worker(url: str, tables: list[str], moves: int, seed: int, go: Any, out: Any) -> None:
+    """Store every move of ``tables`` in a race with other processes; report what it won.
+
+    Each try reads the number of stored actions, then stores the move of that number
+    or, one time in three, of the number after it (a gap the store must refuse).
+    """
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    rng = random.Random(seed)
+    won: list[tuple[str, int]] = []
+    taken = gaps = 0
+    try:
+        store = PostgresStore(url)
+        go.wait()
+        pending = list(tables)
+        while pending:
+            table_id = rng.choice(pending)
+            stored = len(store.actions(table_id, 0))
+            if stored >= moves:
+                pending.remove(table_id)
+                continue
+            index = min(stored + (rng.random() < 1 / 3), moves - 1)
+            try:
+                store.add_action(table_id, index, ACTIONS[index % len(ACTIONS)], 1.0, str(seed))
+            except MoveTaken:
+                taken += 1
+            except StorageError:
+                gaps += 1
+            else:
+                won.append((table_id, index))
+        store.close()
+    except Exception:
+        out.put((seed, won, taken, gaps, traceback.format_exc()))
+    else:
+        out.put((seed, won, taken, gaps, None))
+
+
+def notify_worker(url: str, go: Any, out: Any) -> None:
+    """Store move 0 of table ``t1`` when told to; report the time of the commit."""
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    try:
+        store = PostgresStore(url)
+        go.wait()
+        store.add_action("t1", 0, ACTIONS[0], 1.0)
+        out.put(time.time())
+        store.close()
+    except Exception:
+        out.put(traceback.format_exc())
+
+
+def test_processes_race_for_moves(postgres_url: str) -> None:
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    tables, moves = [f"t{n}" for n in range(4)], 40
+    for table_id in tables:
+        store.add_table(setup(table_id), 1.0)
+    spawn = multiprocessing.get_context("spawn")
+    go, out = spawn.Event(), spawn.Queue()
+    workers = [
+        spawn.Process(target=race_worker, args=(postgres_url, tables, moves, n, go, out))
+        for n in range(3)
+    ]
+    try:
+        for worker in workers:
+            worker.start()
+        go.set()
+        reports = [out.get(timeout=120) for _ in workers]
+    finally:
+        for worker in workers:
+            worker.join(timeout=10)
+            if worker.is_alive():
+                worker.kill()
+        store.close()
+    assert [error for *_, error in reports] == [None] * len(workers)
+    store = PostgresStore(postgres_url)
+    try:
+        won = [move for _, moves_won, *_ in reports for move in moves_won]
+        assert len(won) == len(set(won)) == len(tables) * moves  # each move stored once
+        assert sum(taken for _, _, taken, _, _ in reports) > 0  # they did race
+        assert sum(gaps for _, _, _, gaps, _ in reports) > 0  # and tried gaps, all refused
+        for table_id in tables:
+            stored = store.table(table_id)  # decoding checks that no index is missing
+            assert stored is not None
+            assert len(stored.actions) == moves
+            notes = [note for _, note in store.actions(table_id, 0)]
+            owners = {
+                index: str(seed) for seed, ws, *_ in reports for t, index in ws if t == table_id
+            }
+            assert notes == [owners[index] for index in range(moves)]
+    finally:
+        store.close()
+
+
+def test_notification_reaches_another_process(postgres_url: str) -> None:
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    store.add_table(setup("t1"), 1.0)
+    store.add_table(setup("t2"), 1.0)
+    heard: queue.Queue[tuple[str, int, float]] = queue.Queue()
+    stop = store.listen(lambda table_id, index: heard.put((table_id, index, time.time())))
+    spawn = multiprocessing.get_context("spawn")
+    go, out = spawn.Event(), spawn.Queue()
+    worker = spawn.Process(target=notify_worker, args=(postgres_url, go, out))
+    try:
+        worker.start()
+        go.set()
+        committed = out.get(timeout=60)
+        assert isinstance(committed, float), committed  # or the worker's traceback
+        table_id, index, when = heard.get(timeout=1.0)
+        assert (table_id, index) == ("t1", 0)
+        assert when - committed < 1.0
+        store.add_action("t2", 0, ACTIONS[1], 2.0)  # this process's moves are heard too
+        assert heard.get(timeout=1.0)[:2] == ("t2", 0)
+        store.add_action("t2", 1, ACTIONS[2], 2.0)
+        with pytest.raises(MoveTaken):
+            store.add_action("t2", 1, ACTIONS[2], 2.0)  # nothing stored: nothing heard
+        assert heard.get(timeout=1.0)[:2] == ("t2", 1)
+        stop()
+        store.add_action("t2", 2, ACTIONS[3], 2.0)
+        with pytest.raises(queue.Empty):
+            heard.get(timeout=0.5)
+        stop()  # twice: nothing
+    finally:
+        worker.join(timeout=10)
+        if worker.is_alive():
+            worker.kill()
+        store.close()
+
+
+def test_listener_survives_its_callback(postgres_url: str) -> None:
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    heard: queue.Queue[tuple[str, int]] = queue.Queue()
+
+    def callback(table_id: str, index: int) -> None:
+        heard.put((table_id, index))
+        if index == 0:
+            raise RuntimeError("a callback that fails")
+
+    store.listen(callback)
+    try:
+        store.add_table(setup("t1"), 1.0)
+        store.add_action("t1", 0, ACTIONS[0], 2.0)
+        store.add_action("t1", 1, ACTIONS[1], 2.0)
+        assert [heard.get(timeout=1.0), heard.get(timeout=1.0)] == [("t1", 0), ("t1", 1)]
+    finally:
+        store.close()  # stops the listener too
+
+
+def test_stores_open_at_once_on_a_new_database(postgres_url: str) -> None:
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    start = threading.Barrier(8)
+    opened: list[PostgresStore] = []
+    failures: list[BaseException] = []
+
+    def open_store() -> None:
+        start.wait()
+        try:
+            opened.append(PostgresStore(postgres_url))
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=open_store) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert failures == []
+        assert len(opened) == 8
+        opened[0].add_table(setup(), 1.0)
+        assert opened[-1].table("t1") is not None
+    finally:
+        for store in opened:
+            store.close()
+
+
+def test_foreign_tables_refused(postgres_url: str) -> None:
+    import psycopg
+
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE tables (name TEXT)")
+    with pytest.raises(StorageError, match="not made by cuckoo-rules"):
+        PostgresStore(postgres_url)
+
+
+def test_unreachable_server() -> None:
+    postgres.need_psycopg()
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(StorageUnavailable, match="cannot be used now") as caught:
+        PostgresStore(f"postgresql://someone:secret@127.0.0.1:{port}/cuckoo")
+    assert "secret" not in str(caught.value)  # the password is never shown
+
+
+def test_read_only_database(postgres_url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    name = sql.Identifier(postgres_url.rsplit("/", 1)[1])
+    store = PostgresStore(postgres_url)
+    store.add_table(setup("t1"), 1.0)
+    store.close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("ALTER DATABASE {} SET default_transaction_read_only = on").format(name)
+        )
+    store = PostgresStore(postgres_url)  # the tables exist: opening writes nothing
+    try:
+        with pytest.raises(StorageUnavailable, match="read-only"):
+            store.add_action("t1", 0, ACTIONS[0], 2.0)
+        with pytest.raises(StorageUnavailable, match="read-only"):
+            store.add_table(setup("t2"), 2.0)
+        assert store.table("t1") == StoredTable(setup("t1"), (), (), "open", 1.0)
+        assert store.table("t2") is None
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute("SET default_transaction_read_only = off")
+            reset = "ALTER DATABASE {} RESET default_transaction_read_only"
+            conn.execute(sql.SQL(reset).format(name))
+        retry(lambda: store.add_action("t1", 0, ACTIONS[0], 3.0))  # a fresh connection
+        assert store.actions("t1", 0) == [(ACTIONS[0], None)]
+    finally:
+        store.close()
+
+
+def test_a_stuck_writer_times_out(postgres_url: str) -> None:
+    import psycopg
+
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    store = PostgresStore(postgres_url, timeout=1.0)
+    try:
+        store.add_table(setup("t1"), 1.0)
+        store.add_table(setup("t2"), 1.0)
+        with psycopg.connect(postgres_url) as stuck:  # a transaction that holds t1's row
+            stuck.execute("SELECT 1 FROM tables WHERE id = 't1' FOR UPDATE")
+            began = time.monotonic()
+            with pytest.raises(StorageUnavailable, match="lock timeout"):
+                store.add_action("t1", 0, ACTIONS[0], 2.0)
+            assert 0.9 < time.monotonic() - began < 5.0
+            store.add_action("t2", 0, ACTIONS[0], 2.0)  # other tables do not wait
+            stuck.rollback()
+        store.add_action("t1", 0, ACTIONS[0], 2.0)
+        assert store.actions("t1", 0) == [(ACTIONS[0], None)]
+    finally:
+        store.close()
+
+
+def test_schema_of_the_url(postgres_url: str) -> None:
+    import psycopg
+
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA games")
+        conn.execute("CREATE TABLE tables (name TEXT)")  # in public: not ours, not used
+    store = PostgresStore(postgres_url + "?options=-csearch_path%3Dgames")
+    try:
+        store.add_table(setup("t1"), 1.0)
+        assert store.table("t1") is not None
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url) as conn:
+        row = conn.execute("SELECT count(*) FROM games.tables").fetchone()
+        assert row == (1,)
+
+
+def retry(write: Callable[[], None], seconds: float = 30.0) -> int:
+    """Call ``write`` until it does not raise StorageUnavailable; return the failures."""
+    deadline = time.monotonic() + seconds
+    failures = 0
+    while True:
+        try:
+            write()
+        except StorageUnavailable:
+            failures += 1
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+        else:
+            return failures
+
+
+def test_server_restart() -> None:
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    postgres.server_url()  # the PostgreSQL tests are asked for (the server is our own)
+    cluster = postgres.Cluster()
+    try:
+        store = PostgresStore(cluster.url, timeout=1.0, reconnect_timeout=2.0)
+        try:
+            heard: queue.Queue[tuple[str, int]] = queue.Queue()
+            reconnected = threading.Event()
+            store.listen(lambda t, i: heard.put((t, i)), on_reconnect=reconnected.set)
+            store.add_table(setup("t1"), 1.0)
+            store.add_action("t1", 0, ACTIONS[0], 2.0)
+            assert heard.get(timeout=1.0) == ("t1", 0)
+
+            cluster.stop()
+            with pytest.raises(StorageUnavailable, match="nothing was stored"):
+                store.add_action("t1", 1, ACTIONS[1], 3.0)
+            with pytest.raises(StorageUnavailable):
+                store.table("t1")
+
+            cluster.start()
+            retry(lambda: store.add_action("t1", 1, ACTIONS[1], 3.0))
+            assert store.actions("t1", 0) == [(ACTIONS[0], None), (ACTIONS[1], None)]
+            assert reconnected.wait(timeout=15.0)  # the listener is back
+            store.add_action("t1", 2, ACTIONS[2], 4.0)
+            while heard.get(timeout=2.0) != ("t1", 2):  # move 1 may be heard first
+                pass
+        finally:
+            store.close()
+    finally:
+        cluster.destroy()
+
+
+@pytest.mark.parametrize("blocked", ["psycopg", "psycopg_pool"])
+def test_a_missing_postgres_extra_is_named(blocked: str) -> None:
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"  # as if it were not installed
+        "from cuckoo_rules.web.store import open_store\n"
+        "try:\n"
+        "    open_store('postgresql://localhost/cuckoo')\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    expected = f"cuckoo_rules.web.pgstore needs {blocked}: pip install 'cuckoo-rules[postgres]'"
+    assert result.stdout.strip() == expected
+
+
+# --------------------------------------------------------------------------- SQLite
+
+
+def test_sqlite_one_server_per_file(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    first = SQLiteStore(path)
+    try:
+        with pytest.raises(StoreInUse, match="another cuckoo-rules server"):
+            SQLiteStore(path)
+        first.add_table(setup(), 1.0)
+    finally:
+        first.close()
+    second = SQLiteStore(path)  # free again once the first is closed
+    try:
+        assert second.table("t1") is not None
+    finally:
+        second.close()
+
+
+def test_sqlite_full_disk(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "tables.db")
+    try:
+        store.add_table(setup(), 1.0)
+        store.add_action("t1", 0, ACTIONS[0], 2.0)
+        store.limit_pages(1)  # no page more than the file has
+        big = "x" * 50_000
+        with pytest.raises(StorageUnavailable, match="nothing was stored"):
+            store.add_action("t1", 1, ACTIONS[1], 3.0, big)
+        with pytest.raises(StorageUnavailable):
+            store.add_table(setup("t2", names=(big, "", "")), 3.0)
+        assert store.table("t1") == StoredTable(setup(), ACTIONS[:1], (), "open", 2.0)
+        store.limit_pages(None)
+        store.add_action("t1", 1, ACTIONS[1], 3.0, big)
+        store.add_table(setup("t2"), 3.0)
+        assert store.actions("t1", 1) == [(ACTIONS[1], big)]
+    finally:
+        store.close()
