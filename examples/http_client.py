@@ -45,7 +45,8 @@ def play(base: str, token: str, seed: int, poll: float = 0.05) -> dict[str, Any]
             return dict(view)
         if game["legal_actions"]:  # our turn: the server lists our choices
             action = rng.choice(game["legal_actions"])
-            game = call(base, token, f"/action?since={since}", action)
+            # The move number makes a request sent twice count once: the second is refused.
+            game = call(base, token, f"/action?since={since}&move={game['move']}", action)
             for event in game["events"]:
                 print(json.dumps(event))
             since = game["next_event"]

@@ -7,10 +7,13 @@ It deals a game, prints one secret token per seat, and serves:
 - ``GET /game?since=N``: what the caller may see, as JSON: ``view`` (the seat's
   ``cuckoo-rules/view`` document), ``legal_actions`` (the seat's choices when it is to
   act, in canonical order, else ``[]``), ``events`` (the events from number ``N`` on,
-  redacted for the seat) and ``next_event`` (the ``since`` of the next poll).
-- ``POST /action?since=N``: play an action, sent as a JSON action document such as
+  redacted for the seat), ``next_event`` (the ``since`` of the next poll) and ``move``
+  (the number of actions taken so far).
+- ``POST /action?since=N&move=M``: play an action, sent as a JSON action document such as
   ``{"type": "lay", "species": "owl", "row": 0, "side": "left"}``; the answer is that
-  of ``GET /game?since=N`` just after the action.
+  of ``GET /game?since=N`` just after the action. ``move`` is the ``move`` of the
+  snapshot the action answers: if the game has moved on since (the request was sent
+  twice), the action is refused with 409 and not played again.
 
 A seat identifies itself with ``Authorization: Bearer TOKEN`` (or ``?token=TOKEN``);
 without a token the caller is a spectator, who may watch but not play. The server keeps
@@ -39,6 +42,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import cuckoo_rules as cr
+from cuckoo_rules.match import StaleMoveError
 
 MAX_BODY = 4096  # bytes; an action document is far smaller
 
@@ -79,8 +83,10 @@ class Table:
         with self.lock:
             return self._snapshot(seat, since)
 
-    def play(self, seat: int | None, data: Any, since: int) -> dict[str, Any]:
-        """Play the action document ``data`` for ``seat``; return its new snapshot."""
+    def play(
+        self, seat: int | None, data: Any, since: int, move: int | None = None
+    ) -> dict[str, Any]:
+        """Play the action document ``data`` for ``seat`` at ``move``; return its snapshot."""
         if not isinstance(data, dict):
             raise HttpError(HTTPStatus.BAD_REQUEST, "the body must be a JSON action object")
         try:
@@ -91,8 +97,8 @@ class Table:
             if seat is None or seat != self.match.to_act:
                 raise HttpError(HTTPStatus.FORBIDDEN, "it is not your turn")
             try:
-                self.match.act(seat, action)
-            except cr.IllegalActionError as error:
+                self.match.act(seat, action, move=move)
+            except (cr.IllegalActionError, StaleMoveError) as error:
                 raise HttpError(HTTPStatus.CONFLICT, str(error)) from None
             return self._snapshot(seat, since)
 
@@ -105,6 +111,7 @@ class Table:
             "legal_actions": [cr.encode_action(action) for action in match.legal_actions(seat)],
             "events": [cr.encode_event(event) for event in match.events(seat, since)],
             "next_event": match.event_count,
+            "move": match.move,
         }
 
 
@@ -131,7 +138,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._answer(
-            "/action", lambda seat, since: self.server.table.play(seat, self._body(), since)
+            "/action",
+            lambda seat, since: self.server.table.play(
+                seat, self._body(), since, self._move(urlsplit(self.path).query)
+            ),
         )
 
     def _answer(self, path: str, respond: Callable[[int | None, int], dict[str, Any]]) -> None:
@@ -162,6 +172,14 @@ class Handler(BaseHTTPRequestHandler):
         text = query.get("since", ["0"])[0]
         if not text.isdigit():
             raise HttpError(HTTPStatus.BAD_REQUEST, f"since: {text!r} is not an event number")
+        return int(text)
+
+    def _move(self, query_text: str) -> int | None:
+        text = parse_qs(query_text).get("move", [None])[0]
+        if text is None:
+            return None
+        if not text.isdigit():
+            raise HttpError(HTTPStatus.BAD_REQUEST, f"move: {text[:40]!r} is not a move number")
         return int(text)
 
     def _body(self) -> Any:

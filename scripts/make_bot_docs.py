@@ -19,6 +19,12 @@ from pathlib import Path
 from cuckoo_rules.bots.parameters import BotParameter
 from cuckoo_rules.bots.specs import BOT_KINDS, BotKind
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling script, shared
+import make_option_docs
+from make_option_docs import MarkerError
+
+__all__ = ["END", "FILES", "START", "MarkerError", "main", "render_table", "replace_table"]
+
 ROOT = Path(__file__).resolve().parent.parent
 FILES = (ROOT / "docs" / "bots.md",)
 """The files that hold the table."""
@@ -28,10 +34,6 @@ START = "<!-- bot-parameters:start -->"
 
 END = "<!-- bot-parameters:end -->"
 """The comment the table precedes."""
-
-
-class MarkerError(ValueError):
-    """A file lacks the marker comments, or has them more than once or out of order."""
 
 
 def _number(value: int | float) -> str:
@@ -76,18 +78,12 @@ def render_table(kinds: Iterable[BotKind] | None = None) -> str:
 
 
 def replace_table(text: str, table: str) -> str:
-    """Return ``text`` with ``table`` between its marker comments, a blank line each side.
+    """Return ``text`` with ``table`` between this script's marker comments.
 
     Raises:
         MarkerError: If ``text`` does not hold each marker exactly once, start first.
     """
-    if text.count(START) != 1 or text.count(END) != 1:
-        raise MarkerError(f"expected {START} and {END} once each")
-    head, _, rest = text.partition(START)
-    if END not in rest:
-        raise MarkerError(f"{END} comes before {START}")
-    _, _, tail = rest.partition(END)
-    return f"{head}{START}\n\n{table}\n{END}{tail}"
+    return make_option_docs.replace_table(text, table, START, END)
 
 
 def main(argv: Sequence[str] | None = None, files: Sequence[Path] = FILES) -> int:
@@ -97,22 +93,9 @@ def main(argv: Sequence[str] | None = None, files: Sequence[Path] = FILES) -> in
         0 if every file is (now) up to date, 1 if ``--check`` found one that is not.
     """
     check = "--check" in (sys.argv[1:] if argv is None else argv)
-    table = render_table()
-    stale = []
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        updated = replace_table(text, table)
-        if updated == text:
-            continue
-        if check:
-            stale.append(str(path))
-        else:
-            path.write_text(updated, encoding="utf-8")
-            print(f"wrote {path}")
-    if stale:
-        print(f"out of date: {', '.join(stale)} (run scripts/make_bot_docs.py)")
-        return 1
-    return 0
+    return make_option_docs.update_files(
+        files, render_table(), check, start=START, end=END, script="scripts/make_bot_docs.py"
+    )
 
 
 if __name__ == "__main__":

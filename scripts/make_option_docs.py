@@ -66,19 +66,58 @@ def render_table(infos: Iterable[OptionInfo] | None = None) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def replace_table(text: str, table: str) -> str:
+def replace_table(text: str, table: str, start: str = START, end: str = END) -> str:
     """Return ``text`` with ``table`` between its marker comments, a blank line each side.
+
+    Args:
+        text: The file's text.
+        table: The table.
+        start: The comment the table follows.
+        end: The comment the table precedes.
 
     Raises:
         MarkerError: If ``text`` does not hold each marker exactly once, start first.
     """
-    if text.count(START) != 1 or text.count(END) != 1:
-        raise MarkerError(f"expected {START} and {END} once each")
-    head, _, rest = text.partition(START)
-    if END not in rest:
-        raise MarkerError(f"{END} comes before {START}")
-    _, _, tail = rest.partition(END)
-    return f"{head}{START}\n\n{table}\n{END}{tail}"
+    if text.count(start) != 1 or text.count(end) != 1:
+        raise MarkerError(f"expected {start} and {end} once each")
+    head, _, rest = text.partition(start)
+    if end not in rest:
+        raise MarkerError(f"{end} comes before {start}")
+    _, _, tail = rest.partition(end)
+    return f"{head}{start}\n\n{table}\n{end}{tail}"
+
+
+def update_files(
+    files: Sequence[Path],
+    table: str,
+    check: bool,
+    *,
+    start: str = START,
+    end: str = END,
+    script: str = "scripts/make_option_docs.py",
+) -> int:
+    """Write ``table`` between the markers of ``files``; with ``check``, only report.
+
+    Shared by the scripts that keep a generated table in the docs.
+
+    Returns:
+        0 if every file is (now) up to date, 1 if ``check`` found one that is not.
+    """
+    stale = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        updated = replace_table(text, table, start, end)
+        if updated == text:
+            continue
+        if check:
+            stale.append(str(path))
+        else:
+            path.write_text(updated, encoding="utf-8")
+            print(f"wrote {path}")
+    if stale:
+        print(f"out of date: {', '.join(stale)} (run {script})")
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None, files: Sequence[Path] = FILES) -> int:
@@ -88,22 +127,7 @@ def main(argv: Sequence[str] | None = None, files: Sequence[Path] = FILES) -> in
         0 if every file is (now) up to date, 1 if ``--check`` found one that is not.
     """
     check = "--check" in (sys.argv[1:] if argv is None else argv)
-    table = render_table()
-    stale = []
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        updated = replace_table(text, table)
-        if updated == text:
-            continue
-        if check:
-            stale.append(str(path))
-        else:
-            path.write_text(updated, encoding="utf-8")
-            print(f"wrote {path}")
-    if stale:
-        print(f"out of date: {', '.join(stale)} (run scripts/make_option_docs.py)")
-        return 1
-    return 0
+    return update_files(files, render_table(), check)
 
 
 if __name__ == "__main__":

@@ -302,7 +302,14 @@ def test_http_server_errors(server: Any) -> None:
     status, answer = request(f"{url}/action", me, {"type": "draw"})
     assert status == 409
     assert "a turn starts by laying birds" in answer["error"]
+    assert request(f"{url}/action?move=x", me, lay)[0] == 400
     assert server.table.match.state == state  # nothing was played
+    # A move sent twice with its move number is played once.
+    assert request(f"{url}/action?move=0", me, lay)[0] == 200
+    status, answer = request(f"{url}/action?move=0", me, lay)
+    assert status == 409
+    assert "move 0 was already played" in answer["error"]
+    assert server.table.match.move == 1
 
 
 @runs("http_server.py")

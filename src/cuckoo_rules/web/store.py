@@ -62,6 +62,7 @@ text of the file is read as strictly as text from outside: a damaged file gives 
 from __future__ import annotations
 
 import abc
+import contextlib
 import datetime
 import json
 import os
@@ -437,14 +438,13 @@ class SQLiteStore(Store):
             _release(self._flock)
             self._flock = None
 
-    def _write(self, sql: str, row: Sequence[object]) -> None:
-        """Run one statement that writes, and commit it."""
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction, committed at the end; a full or read-only disk is reported."""
         with self._lock:
             try:
                 with self._db:
-                    self._db.execute(sql, row)
-            except sqlite3.IntegrityError:
-                raise
+                    yield
             except sqlite3.OperationalError as error:
                 if _unavailable(error):
                     raise StorageUnavailable(
@@ -452,6 +452,11 @@ class SQLiteStore(Store):
                         "stored: try again later"
                     ) from error
                 raise
+
+    def _write(self, sql: str, row: Sequence[object]) -> None:
+        """Run one statement that writes, and commit it."""
+        with self._transaction():
+            self._db.execute(sql, row)
 
     def add_table(self, setup: TableSetup, updated: float) -> None:
         """As :meth:`Store.add_table`."""
@@ -468,35 +473,25 @@ class SQLiteStore(Store):
         self, table_id: str, index: int, action: Action, updated: float, note: str | None = None
     ) -> None:
         """As :meth:`Store.add_action`."""
-        with self._lock:
-            try:
-                with self._db:
-                    (stored,) = self._db.execute(
-                        "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
-                    ).fetchone()
-                    if index > stored:
-                        raise StorageError(
-                            f"table {table_id!r}: move {index} cannot be stored: the table "
-                            f"has {stored} actions, so the next is move {stored}"
-                        )
-                    self._db.execute(
-                        "INSERT INTO actions VALUES (?, ?, ?, ?)",
-                        (table_id, index, json.dumps(encode_action(action)), note),
+        try:
+            with self._transaction():
+                (stored,) = self._db.execute(
+                    "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if index > stored:
+                    raise StorageError(
+                        f"table {table_id!r}: move {index} cannot be stored: the table "
+                        f"has {stored} actions, so the next is move {stored}"
                     )
-                    self._db.execute(
-                        "UPDATE tables SET updated = ? WHERE id = ?", (updated, table_id)
-                    )
-            except sqlite3.IntegrityError as error:
-                if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
-                    raise MoveTaken(f"table {table_id!r}: move {index} is stored already") from None
-                raise StorageError(f"no table {table_id!r} ({error})") from None
-            except sqlite3.OperationalError as error:
-                if _unavailable(error):
-                    raise StorageUnavailable(
-                        f"the database cannot take the write now ({error}); nothing was "
-                        "stored: try again later"
-                    ) from error
-                raise
+                self._db.execute(
+                    "INSERT INTO actions VALUES (?, ?, ?, ?)",
+                    (table_id, index, json.dumps(encode_action(action)), note),
+                )
+                self._db.execute("UPDATE tables SET updated = ? WHERE id = ?", (updated, table_id))
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
+                raise MoveTaken(f"table {table_id!r}: move {index} is stored already") from None
+            raise StorageError(f"no table {table_id!r} ({error})") from None
 
     def set_status(self, table_id: str, status: Status) -> None:
         """As :meth:`Store.set_status`."""
