@@ -180,30 +180,21 @@ async def run(
     return seconds, [table for table in ids if table is not None]
 
 
-def rss_mb(pids: list[int]) -> float | None:
-    """The resident memory of processes and their children (the bots' workers), in MB."""
+def rss_mb(pids: list[int], workers: bool = False) -> float | None:
+    """The resident memory of processes, in MB; with ``workers``, their children's too.
+
+    The children (the bots' worker processes) are read from every thread of each process,
+    since a pool starts its workers from a thread of its own (Linux only, else ``None``).
+    """
+    family = list(pids)
     total = 0
     try:
-        for pid in pids:
-            family = [pid]
-            children = Path(f"/proc/{pid}/task/{pid}/children")
-            if children.exists():
-                family += [int(c) for c in children.read_text().split()]
-            for member in family:
-                for line in Path(f"/proc/{member}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-    except OSError:
-        return None
-    return round(total / 1024, 1)
-
-
-def server_rss_mb(pids: list[int]) -> float | None:
-    """The resident memory of the server processes alone (not their workers), in MB."""
-    total = 0
-    try:
-        for pid in pids:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if workers:
+            for pid in pids:
+                for task in Path(f"/proc/{pid}/task").iterdir():
+                    family += [int(c) for c in (task / "children").read_text().split()]
+        for member in family:
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
     except OSError:
@@ -319,7 +310,7 @@ def main() -> int:
                 )
                 seconds += elapsed
                 ids += new
-                rss.append(server_rss_mb(pids))
+                rss.append(rss_mb(pids))
         except TimeoutError:
             tally.failures.append(f"timed out after {args.timeout} s")
         finally:
@@ -329,7 +320,7 @@ def main() -> int:
                 None if a is None or b is None else b - a
                 for a, b in zip(server_cpu, server_end, strict=True)
             ]
-            workers_rss = rss_mb(pids)
+            workers_rss = rss_mb(pids, workers=True)
             for process, _ in servers:
                 stop(process)
         problems = tally.failures + ([] if args.no_check else check_stored(db, ids))

@@ -1108,7 +1108,7 @@ class Table:
             "events": [encode_event(event) for event in events],
             "narration": _narration(events, seat, self._narration_names),
             "next_event": published.event_count,
-            "status": self.status if published.state.is_over or not open_ else "open",
+            "status": self.status,
             "thinking": self.thinking,
             "deal": self.deal(),
             "notices": [
@@ -1223,6 +1223,7 @@ class Lobby:
         if table is not None:
             self._finished.move_to_end(table_id)
             return table
+        # Ids are 12 characters; a longer one is no table, and is not looked up.
         stored = self.store.table(table_id) if len(table_id) <= 64 else None
         if stored is None:
             raise NotFound(f"no table {_describe(table_id)}")
