@@ -8,11 +8,13 @@ state the spec says it must be (rows, hands, piles, phase, current player, turn.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 import cuckoo_rules as cr
+from cuckoo_rules.engine import IllegalReason, why_illegal
 from cuckoo_rules.rng import splitmix64, stream_state
 from tests.builders import DEFAULT_ROWS, build, cards, counts, reference_setup, reference_shuffle
 from tests.conftest import DATA
@@ -1401,3 +1403,37 @@ def test_draw_pile_known_answers_agree_with_shared_vectors(
             assert doc["state"]["dealer"] == dealer
         checked += 1
     assert checked >= 1
+
+
+def test_why_illegal_is_none_exactly_for_the_legal_actions_and_matches_apply() -> None:
+    every = [cr.action_from_id(i) for i in range(cr.actions.NUM_DISTINCT_ACTIONS)]
+    codes: set[str] = set()
+    for seed in range(6):
+        state = cr.new_game(cr.GameOptions(num_players=2 + seed % 4), seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = cr.legal_actions(state)
+            view = cr.observe(state, state.current_player)
+            for action in every:
+                reason = why_illegal(state, action)
+                assert (reason is None) == (action in legal)
+                assert why_illegal(view, action) == reason
+                if reason is None:
+                    continue
+                codes.add(reason.code)
+                with pytest.raises(cr.IllegalActionError) as raised:
+                    cr.apply(state, action)
+                if reason.code == "flock_size":
+                    assert isinstance(action, cr.FlyHome)
+                    assert reason.held == state.hands[state.current_player][action.species.index]
+                    assert f"needs {reason.needed} cards" in str(raised.value)
+                if reason.code == "not_held":
+                    assert isinstance(action, cr.Lay)
+                    assert f"holds no {action.species.value}" in str(raised.value)
+            state = cr.apply(state, rng.choice(legal))
+    assert codes == {"lay_first", "not_held", "draw_or_pass", "flock_size", "flock_or_pass"}
+    over = why_illegal(state, cr.Pass())
+    assert over == IllegalReason("over")
+    assert why_illegal(cr.new_game(cr.GameOptions(num_players=2), 1), "pass") == (
+        IllegalReason("not_an_action")
+    )

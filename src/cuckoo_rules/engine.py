@@ -56,12 +56,14 @@ from .views import PlayerView
 
 __all__ = [
     "HAND_SIZE",
+    "IllegalReason",
     "apply",
     "can_fly_home",
     "legal_action_mask",
     "legal_actions",
     "new_game",
     "step",
+    "why_illegal",
 ]
 
 HAND_SIZE = 8
@@ -807,29 +809,98 @@ def _end_round(
 # --------------------------------------------------------------------------- errors
 
 
-def _why_illegal(state: GameState, action: object) -> str:
-    """Explain why ``action`` is not legal in ``state``."""
+@attrs.frozen
+class IllegalReason:
+    """Why an action is not legal, as data a front end can put in words (its language).
+
+    Attributes:
+        code: What is wrong: ``"over"`` (the game is over), ``"not_an_action"`` (not a
+            :class:`~cuckoo_rules.Lay`, :class:`~cuckoo_rules.Draw`,
+            :class:`~cuckoo_rules.FlyHome` or :class:`~cuckoo_rules.Pass`),
+            ``"lay_first"`` (a turn starts by laying birds), ``"not_held"`` (a lay of a
+            species the player holds none of), ``"draw_or_pass"`` (after a lay that took
+            no cards the choice is to draw or not), ``"flock_size"`` (a flock smaller
+            than the species' small flock) or ``"flock_or_pass"`` (the choice is to fly
+            a flock home or not).
+        species: The species of a ``"not_held"`` or ``"flock_size"`` reason.
+        needed: The small flock of a ``"flock_size"`` reason.
+        held: The cards of that species in the player's hand (``"flock_size"``).
+    """
+
+    code: str
+    species: Species | None = None
+    needed: int | None = None
+    held: int | None = None
+
+
+def why_illegal(state: GameState | PlayerView, action: object) -> IllegalReason | None:
+    """Say why ``action`` is not legal for the player to act, or ``None`` if it is legal.
+
+    The reasons are those of the :class:`~cuckoo_rules.IllegalActionError` that
+    :func:`apply` raises, as data, so that a front end words them in its language.
+
+    Args:
+        state: The full state, or the acting seat's view.
+        action: Anything; a non-action gives ``"not_an_action"``.
+
+    Raises:
+        ViewError: If given the view of a seat that is not to act while the game is on.
+
+    Example:
+        >>> from cuckoo_rules import FlyHome, GameOptions, Lay, Side, Species, new_game
+        >>> state = new_game(GameOptions(num_players=2), seed=7)
+        >>> why_illegal(state, FlyHome(Species.OWL))
+        IllegalReason(code='lay_first', species=None, needed=None, held=None)
+        >>> why_illegal(state, Lay(Species.FLAMINGO, 0, Side.LEFT)).code
+        'not_held'
+        >>> why_illegal(state, Lay(Species.OWL, 0, Side.LEFT)) is None
+        True
+    """
+    if action in legal_actions(state):
+        return None
     phase = state.phase
-    p = state.current_player
-    asked = f"{action!r} is not legal for player {p} in phase {phase.value!r}"
     if phase is _OVER:
-        return f"{action!r} is not legal: the game is over"
+        return IllegalReason("over")
     if not isinstance(action, Lay | Draw | FlyHome | Pass):
-        return f"{action!r} is not an action (expected Lay, Draw, FlyHome or Pass)"
-    hand = state.hands[p]
+        return IllegalReason("not_an_action")
     if phase is _LAY:
         if not isinstance(action, Lay):
-            return f"{asked}: a turn starts by laying birds"
-        return f"{asked}: player {p} holds no {action.species.value}"
+            return IllegalReason("lay_first")
+        return IllegalReason("not_held", action.species)
     if phase is _DRAW:
-        return f"{asked}: after a lay that took no cards the choice is Draw() or Pass()"
+        return IllegalReason("draw_or_pass")
     if isinstance(action, FlyHome):
         species = action.species
-        return (
-            f"{asked}: a flock of {species.value} needs {species.small_flock} cards, "
-            f"player {p} holds {hand[species.index]}"
-        )
-    return f"{asked}: the choice is to fly a flock home or Pass()"
+        if isinstance(state, GameState):
+            hand: Counts | None = state.hands[state.current_player]
+        else:
+            hand = state.hand
+        assert hand is not None  # legal_actions refused any other view
+        return IllegalReason("flock_size", species, species.small_flock, hand[species.index])
+    return IllegalReason("flock_or_pass")
+
+
+_REASONS: dict[str, str] = {
+    "lay_first": "a turn starts by laying birds",
+    "not_held": "player {p} holds no {species}",
+    "draw_or_pass": "after a lay that took no cards the choice is Draw() or Pass()",
+    "flock_size": "a flock of {species} needs {needed} cards, player {p} holds {held}",
+    "flock_or_pass": "the choice is to fly a flock home or Pass()",
+}
+
+
+def _why_illegal(state: GameState, action: object) -> str:
+    """Explain, in the message of an :class:`IllegalActionError`, why ``action`` is not legal."""
+    reason = why_illegal(state, action)
+    assert reason is not None  # apply found it illegal
+    if reason.code == "over":
+        return f"{action!r} is not legal: the game is over"
+    if reason.code == "not_an_action":
+        return f"{action!r} is not an action (expected Lay, Draw, FlyHome or Pass)"
+    p = state.current_player
+    species = reason.species.value if reason.species is not None else ""
+    why = _REASONS[reason.code].format(p=p, species=species, needed=reason.needed, held=reason.held)
+    return f"{action!r} is not legal for player {p} in phase {state.phase.value!r}: {why}"
 
 
 def legal_action_mask(state: GameState | PlayerView) -> tuple[bool, ...]:
