@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import re
 import subprocess
@@ -24,6 +25,7 @@ from cuckoo_rules.cli import (
 )
 from cuckoo_rules.narration import describe_event, species_name
 from cuckoo_rules.options import OptionInfo, option_info
+from cuckoo_rules.records import Metadata
 
 Step = tuple[cr.GameState, cr.Action, cr.GameState]
 
@@ -404,6 +406,108 @@ def test_bad_play_arguments_are_usage_errors(
     err = usage_error(capsys, "play", *args)
     assert "usage: cuckoo-rules play" in err
     assert message in err
+
+
+def save_record(path: Path, record: cr.GameRecord) -> str:
+    path.write_text(cr.records.dumps_record(record), encoding="utf-8")
+    return str(path)
+
+
+def test_play_resume_continues_with_the_records_seats_and_bots(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    options = cr.GameOptions(num_players=3, round_end_timing="immediate")
+    match = cr.Match(options, 9, [None] * 3)
+    for _ in range(5):
+        seat = match.to_act
+        assert seat is not None
+        match.act(seat, match.legal_actions(seat)[0])
+    names = ("greedy", "human", "random")
+    path = save_record(tmp_path / "game.json", match.record(Metadata(names)))
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        "cuckoo_rules.terminal.play_interactive", lambda *a, **k: calls.append((*a, k))
+    )
+    out = run_cli(capsys, "play", "--resume", path)
+    assert out.startswith(f"Resuming {path} at move 5 (seed 9); you are player 1.")
+    ((got_options, seed, seat, players, _console, kwargs),) = calls
+    assert (got_options, seed, seat) == (options, 9, 1)
+    expected = [
+        cr.bots.make_bot("greedy", bots.derive_seed(9, 1, 0)),
+        None,
+        cr.bots.make_bot("random", bots.derive_seed(9, 1, 2)),
+    ]
+    assert repr(players) == repr(expected)
+    assert kwargs["resume"] == match.record(Metadata(names))
+    assert kwargs["save"] == path  # saved again to the same file
+    assert kwargs["names"] == list(names)
+    run_cli(capsys, "play", "--resume", path, "--save", str(tmp_path / "other.json"))
+    assert calls[-1][-1]["save"] == str(tmp_path / "other.json")
+
+
+def test_play_resume_refuses_what_cannot_be_resumed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    options = cr.GameOptions(num_players=2)
+    finished = cr.Match(options, 1, [None, None])
+    while not finished.is_over:
+        seat = finished.to_act
+        assert seat is not None
+        finished.act(seat, finished.legal_actions(seat)[0])
+    cases = {
+        "over": (finished.record(Metadata(("human", "greedy"))), "holds a finished game"),
+        "anonymous": (cr.GameRecord(options, 1), "does not say which seat is yours"),
+        "no human": (
+            cr.GameRecord(options, 1, (), Metadata(("greedy", "random"))),
+            "expected one seat named 'human'",
+        ),
+    }
+    for name, (record, message) in cases.items():
+        path = save_record(tmp_path / f"{name}.json", record)
+        assert main(["play", "--resume", path]) == 1
+        captured = capsys.readouterr()
+        assert captured.err.startswith(f"cuckoo-rules play: {path} ") or name == "no human"
+        assert message in captured.err
+    assert main(["play", "--resume", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    err = usage_error(capsys, "play", "--resume", path, "--players", "3", "--seed", "4")
+    assert "--resume takes the players, seat, bots, seed and rule variants" in err
+    assert "do not give --players, --seed" in err
+
+
+@pytest.mark.parametrize("command", [["demo"], ["play"], ["replay", "x.json"]])
+def test_an_unknown_language_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    err = usage_error(capsys, *command, "--lang", "fr")
+    assert "argument --lang: invalid choice: 'fr'" in err
+
+
+@pytest.mark.parametrize("language", ["de", "ru"])
+def test_the_demo_speaks_the_language_asked(
+    capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    out = run_cli(capsys, "demo", "--players", "3", "--seed", "7", "--lang", language)
+    english = run_demo(capsys, 3, 7)
+    lines = out.splitlines()
+    assert len(lines) == len(english.splitlines())
+    assert lines[0].endswith("cuckoo-rules demo --players 3 --seed 7 --lang " + language)
+    for word in ("Turn ", "Collections:", "Options:", "collection:", "standard rules", "row 0"):
+        assert word in english
+        assert word not in out
+    assert cr.narration.phrase("terminal.demo.final", language) in lines
+
+
+def test_replay_in_another_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    match = cr.Match(cr.GameOptions(num_players=2), 3, [None, None])
+    match.act(0, match.legal_actions(0)[0])
+    path = save_record(tmp_path / "game.json", match.record())
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    out = run_cli(capsys, "replay", path, "--lang", "ru")
+    assert "-- Повтор: раздача (ход 0 из 1) (глазами зрителя)" in out
+    assert "ряд 0:" in out
 
 
 # --------------------------------------------------------------------------- usage

@@ -4,8 +4,8 @@ Subcommands:
 
 - ``demo``: play a seeded game between random players and print it turn by turn.
 - ``tournament``: play many games between bots and print their win rates.
-- ``play``: play a game in the terminal against bots.
-- ``replay``: step through a saved game record.
+- ``play``: play a game in the terminal against bots (``--resume`` goes on with a saved one).
+- ``replay``: step through a saved game record (``g N`` jumps to move ``N``).
 - ``serve``: serve games in the browser over HTTP (needs the ``web`` extra).
 
 Each subcommand has an ``_add_<name>_command`` function that declares its arguments and
@@ -14,6 +14,8 @@ a ``_run_<name>`` handler; :func:`main` parses the arguments and calls the handl
 Games run on a :class:`cuckoo_rules.Match` and are told by :mod:`cuckoo_rules.narration`
 (the sentences every front end uses), from a spectator's view and events: the command
 line holds no rule of its own. Seats and rows are numbered from 0, as in the API.
+``--lang en|de|ru`` sets the language of ``demo``, ``play`` and ``replay``: every text
+they print is a phrase (``terminal.*`` keys and the narration's) of that language.
 """
 
 from __future__ import annotations
@@ -126,6 +128,7 @@ def _add_demo_command(commands: _Commands) -> None:
     )
     _add_players_argument(demo, _DEFAULTS.num_players)
     _add_seed_argument(demo)
+    _add_lang_argument(demo)
     _add_option_arguments(demo)
     demo.set_defaults(handler=_run_demo, command_parser=demo)
 
@@ -159,6 +162,17 @@ def _add_seed_argument(
 def _add_no_color_argument(parser: argparse.ArgumentParser) -> None:
     """Declare ``--no-color``."""
     parser.add_argument("--no-color", action="store_true", help="do not colour the species")
+
+
+def _add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--lang en|de|ru``, the language of everything printed."""
+    parser.add_argument(
+        "--lang",
+        choices=list(narration.LANGUAGES),
+        default="en",
+        help="the language of the screens and the narration: English, German or Russian "
+        "(default: %(default)s); the move notation stays English",
+    )
 
 
 _VARIANTS: tuple[OptionInfo, ...] = tuple(
@@ -241,8 +255,10 @@ def _run_demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seed = _seed_from_args(args, parser)
     options = _checked_options(args, parser)
     match = cr.Match(options, seed, [None] * options.num_players)
-    print(f"Seed {seed}; replay with: {replay_command(options, seed)}")
-    play_random_game(match, random.Random(seed), print)
+    language: str = args.lang
+    command = replay_command(options, seed, language)
+    print(narration.phrase("terminal.demo.seed", language, seed=seed, command=command))
+    play_random_game(match, random.Random(seed), print, language)
     return 0
 
 
@@ -253,9 +269,14 @@ def _option_message(error: cr.InvalidOptionsError) -> str:
     return f"argument {flag}: {detail}" if detail else str(error)
 
 
-def replay_command(options: cr.GameOptions, seed: int) -> str:
-    """Return the ``cuckoo-rules demo`` command line that plays the same game again."""
+def replay_command(options: cr.GameOptions, seed: int, language: str = "en") -> str:
+    """Return the ``cuckoo-rules demo`` command line that plays the same game again.
+
+    The ``--lang`` of a language other than English is kept.
+    """
     words = [PROG, "demo", "--players", str(options.num_players), "--seed", str(seed)]
+    if language != "en":
+        words += ["--lang", language]
     for name, value in options.to_json().items():
         default = getattr(_DEFAULTS, name)
         if name == "num_players" or value == default:
@@ -269,7 +290,7 @@ def replay_command(options: cr.GameOptions, seed: int) -> str:
 
 
 def play_random_game(
-    match: cr.Match, rng: random.Random, emit: Callable[[str], object]
+    match: cr.Match, rng: random.Random, emit: Callable[[str], object], language: str = "en"
 ) -> cr.Match:
     """Play a match to the end with uniformly random legal actions, narrating each step.
 
@@ -281,20 +302,21 @@ def play_random_game(
         match: The match to play, usually fresh, with ``None`` seats.
         rng: The source of the players' choices.
         emit: Called with each line of narration.
+        language: The language of the narration.
 
     Returns:
         The match, now over.
     """
-    for line in describe_setup(match.view(None)):
+    for line in describe_setup(match.view(None), language):
         emit(line)
     while not match.is_over:
         shown = match.event_count
         if not match.play_bots():
             seat = match.view(None).current_player
             match.act(seat, rng.choice(match.legal_actions(seat)))
-        for line in describe_events(match.events(None, shown), match.view(None)):
+        for line in describe_events(match.events(None, shown), match.view(None), language):
             emit(line)
-    for line in describe_game_over(match.view(None)):
+    for line in describe_game_over(match.view(None), language):
         emit(line)
     return match
 
@@ -503,24 +525,28 @@ def _plain_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[
 
 
 def _add_play_command(commands: _Commands) -> None:
-    """Declare ``play`` and its arguments: players, seat, bots, seed, save, colour."""
+    """Declare ``play`` and its arguments: players, seat, bots, seed, save, resume, colour."""
     play = commands.add_parser(
         "play",
         help="play a game in the terminal against bots",
         description=(
-            "Play CuBirds in the terminal against bots. The screen shows only what your "
-            "seat may see: the four rows, your hand, every collection with its progress "
-            "towards the two win conditions (7 species, or 2 species with 3 or more "
-            "birds), hand and pile sizes, and what the others just did. At each decision "
-            "type the number of an action or its notation (e.g. 'lay owl 2 left', 'draw', "
-            "'fly owl', 'pass'); 'hint' shows the expert's three best moves with the "
-            "estimated chance of winning after each (needs the batch extra: pip install "
-            "'cuckoo-rules[batch]'); 'q' or Ctrl-D leaves (offering to save), Ctrl-C too. "
-            "Species are abbreviated to three letters (a key is printed). Colour is off "
-            "with --no-color, with the NO_COLOR environment variable, or when the output "
-            "is not a terminal."
+            "Play CuBirds in the terminal against bots. Each prompt shows one screen of "
+            "80x24 with only what your seat may know: the four rows, your hand with each "
+            "species' flock sizes, every player's hand size, collection and the cards known "
+            "to be in their hand, what happened lately, and your moves, numbered. Type a "
+            "move's number (or its notation, e.g. 'lay owl 2 left', 'draw', 'fly owl', "
+            "'pass'); 'm' shows every move described, 'help' the commands and the rules in "
+            "short, 'hint' the expert's three best moves with the estimated chance of "
+            "winning after each (needs the batch extra: pip install 'cuckoo-rules[batch]'), "
+            "'q' or Ctrl-D leaves (offering to save; --resume goes on later), Ctrl-C too. "
+            "Round ends and the end of the game stop on a summary until Enter. Species are "
+            "three letters of the language, coloured unless --no-color, NO_COLOR or an "
+            "output that is not a terminal."
         ),
-        epilog=f"example: {PROG} play --players 3 --seat 0 --bots greedy,ismcts --seed 7",
+        epilog=(
+            f"examples: {PROG} play --players 3 --seat 0 --bots greedy,ismcts --seed 7; "
+            f"{PROG} play --resume game.json"
+        ),
     )
     _add_players_argument(play, 2)
     play.add_argument(
@@ -540,8 +566,20 @@ def _add_play_command(commands: _Commands) -> None:
     play.add_argument(
         "--save",
         metavar="PATH",
-        help="write the game record (JSON) to this file when the game ends or you leave",
+        help=(
+            "write the game record (JSON) to this file when the game ends or you leave "
+            "(with --resume: the resumed file unless given)"
+        ),
     )
+    play.add_argument(
+        "--resume",
+        metavar="PATH",
+        help=(
+            "go on with an unfinished game saved by 'play' (with q or --save): the players, "
+            "your seat, the bots, the seed and the rule variants come from the record"
+        ),
+    )
+    _add_lang_argument(play)
     _add_no_color_argument(play)
     _add_option_arguments(play)
     play.set_defaults(handler=_run_play, command_parser=play)
@@ -570,18 +608,31 @@ def _play_specs(
 
 
 def _console(args: argparse.Namespace) -> terminal.Console:
-    """The terminal's input and output, coloured unless ``--no-color`` (or ``NO_COLOR``)."""
+    """The terminal's input and output, in the language of ``--lang``.
+
+    Coloured unless ``--no-color`` (or ``NO_COLOR``); cleared at each screen on a terminal.
+    """
     return terminal.Console(
-        sys.stdin, sys.stdout, terminal.color_enabled(sys.stdout, no_color=args.no_color)
+        sys.stdin,
+        sys.stdout,
+        terminal.color_enabled(sys.stdout, no_color=args.no_color),
+        language=args.lang,
+        clear=sys.stdout.isatty(),
     )
 
 
+_GAME_FLAGS = ("players", "seat", "bots", "seed", *(info.name for info in _VARIANTS))
+"""The arguments of ``play`` that a resumed game takes from its record instead."""
+
+
 def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Play a game in the terminal; Ctrl-C leaves without a traceback.
+    """Play a game in the terminal (or resume one); Ctrl-C leaves without a traceback.
 
     The bot of seat ``k`` gets the seed ``derive_seed(seed, 1, k)``
     (:func:`cuckoo_rules.bots.derive_seed`), as in the Gymnasium environment.
     """
+    if args.resume is not None:
+        return _resume(args, parser)
     seed = _seed_from_args(args, parser)
     options = _checked_options(args, parser)
     specs = _play_specs(args, parser, options.num_players)
@@ -589,15 +640,69 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
         for seat, spec in enumerate(specs)
     ]
-    names = ["human" if spec is None else spec.text for spec in specs]
+    names = [terminal.HUMAN if spec is None else spec.text for spec in specs]
     console = _console(args)
-    print(f"Seed {seed}; you are player {args.seat}. Type hint for advice, q to leave.")
+    print(_say("started", args.lang, seed=seed, seat=args.seat))
     try:
         terminal.play_interactive(
             options, seed, args.seat, players, console, names=names, save=args.save
         )
     except KeyboardInterrupt:
-        print("\nInterrupted: you leave the game.")
+        print("\n" + _say("interrupted", args.lang))
+        return 130
+    return 0
+
+
+def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``play --resume PATH``: go on with a saved game with the same seats and bots."""
+    language: str = args.lang
+    path: str = args.resume
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in _GAME_FLAGS
+        if getattr(args, name) != parser.get_default(name)
+    ]
+    if given:
+        parser.error(_say("error.resume_options", language, flags=", ".join(given)))
+
+    def fail(key: str, error: object = "") -> int:
+        message = _say(key, language, path=path, error=error, detail=error)
+        print(f"{PROG} play: {message}", file=sys.stderr)
+        return 1
+
+    try:
+        with open(path, encoding="utf-8") as source:
+            record = cr.records.load_record(source)
+        over = cr.records.final_state(record).is_over
+    except (OSError, cr.DecodeError, cr.RecordError) as error:
+        return fail("error.read", error)
+    if over or record.metadata.result is not None:
+        return fail("error.resume_over")
+    try:
+        seat, specs = terminal.resume_seats(record)
+    except terminal.ResumeError as error:
+        return fail("error.resume_seats", error)
+    players = [
+        None if spec is None else spec.build(bots.derive_seed(record.seed, 1, k))
+        for k, spec in enumerate(specs)
+    ]
+    names = list(record.metadata.players or ())
+    print(
+        _say("resumed", language, path=path, move=len(record.actions), seed=record.seed, seat=seat)
+    )
+    try:
+        terminal.play_interactive(
+            record.options,
+            record.seed,
+            seat,
+            players,
+            _console(args),
+            names=names,
+            save=path if args.save is None else args.save,
+            resume=record,
+        )
+    except KeyboardInterrupt:
+        print("\n" + _say("interrupted", language))
         return 130
     return 0
 
@@ -606,14 +711,15 @@ def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _add_replay_command(commands: _Commands) -> None:
-    """Declare ``replay`` and its arguments: the record, the seat and colour."""
+    """Declare ``replay`` and its arguments: the record, the seat, language and colour."""
     replay = commands.add_parser(
         "replay",
         help="step through a saved game record",
         description=(
             "Step through a game record (as written by 'play --save') move by move, from "
             "one seat's view or, without --seat, as a spectator who sees no hand. Press "
-            "Enter for the next move, 'b' then Enter to go back, 'q' or Ctrl-D to leave."
+            "Enter for the next move, 'b' then Enter to go back, 'g N' to go to move N "
+            "('g 0': the deal), 'q' or Ctrl-D to leave."
         ),
         epilog=f"example: {PROG} replay game.json --seat 0",
     )
@@ -621,17 +727,20 @@ def _add_replay_command(commands: _Commands) -> None:
     replay.add_argument(
         "--seat", type=int, metavar="K", help="watch from this seat (default: spectator)"
     )
+    _add_lang_argument(replay)
     _add_no_color_argument(replay)
     replay.set_defaults(handler=_run_replay, command_parser=replay)
 
 
 def _run_replay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Step through a record; an unreadable record is an error, Ctrl-C leaves quietly."""
+    language: str = args.lang
     try:
         with open(args.record, encoding="utf-8") as source:
             record = cr.records.load_record(source)
     except (OSError, cr.DecodeError) as error:
-        print(f"{PROG} replay: cannot read {args.record}: {error}", file=sys.stderr)
+        message = _say("error.read", language, path=args.record, error=error)
+        print(f"{PROG} replay: {message}", file=sys.stderr)
         return 1
     seat: int | None = args.seat
     n = record.options.num_players
@@ -761,7 +870,7 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         from .web.guard import LOOPBACK_HOSTS, AllowedHosts
         from .web.store import StorageError
     except ModuleNotFoundError as error:
-        if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn"):
+        if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn", "sse_starlette"):
             raise
         print(f"{PROG} serve: {_WEB_EXTRA_HINT}", file=sys.stderr)
         return 2
@@ -816,7 +925,11 @@ def _run_serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
         host, real_port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(f"{PROG} serving on http://{shown}:{real_port}/ (database {shown_db})", flush=True)
-        config = uvicorn.Config(app, log_level="info", access_log=False, lifespan="on")
+        # Push streams end by themselves when the server stops (sse-starlette hears the
+        # signal); anything still open after 10 s is cancelled rather than waited for.
+        config = uvicorn.Config(
+            app, log_level="info", access_log=False, lifespan="on", timeout_graceful_shutdown=10
+        )
         try:
             uvicorn.Server(config).run(sockets=[sock])
         except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raises Ctrl-C
@@ -832,31 +945,45 @@ def _spectator(state: cr.GameState | cr.PlayerView) -> cr.PlayerView:
     return state if isinstance(state, cr.PlayerView) else cr.observe(state, None)
 
 
-def describe_setup(state: cr.GameState | cr.PlayerView) -> list[str]:
+def _say(key: str, language: str, *, count: int | None = None, **fields: object) -> str:
+    """The phrase ``terminal.<key>`` in ``language`` (every text the command line prints)."""
+    return narration.phrase(f"terminal.{key}", language, count=count, **fields)
+
+
+def describe_setup(state: cr.GameState | cr.PlayerView, language: str = "en") -> list[str]:
     """Describe a freshly dealt game: options, dealer, rows, collections, piles.
 
     Args:
         state: The game as dealt, as a view (a spectator's, usually) or a state (of which
             only the public part is shown).
+        language: The language of the texts (one of :data:`cuckoo_rules.narration.LANGUAGES`).
     """
     view = _spectator(state)
     n = view.num_players
     deal = cr.events.Dealt(view.round, view.dealer, view.hand_sizes, (None,) * n)
+    options = _describe_options(view.options, language)
     lines = [
-        f"CuBirds, {n} players. Options: {_describe_options(view.options)}",
-        narration.describe_event(deal, None) or "",
-        *_row_lines(view.rows),
-        "Collections:",
-        *_collection_lines(view),
-        f"Draw pile {view.draw_pile_size} cards, discard pile {view.discard_pile_size}.",
+        _say("demo.setup", language, count=n, options=options),
+        narration.describe_event(deal, None, language=language) or "",
+        *_row_lines(view.rows, language),
+        _say("demo.collections", language),
+        *_collection_lines(view, language),
+        _say(
+            "demo.piles",
+            language,
+            cards=_say("cards", language, count=view.draw_pile_size),
+            discard=view.discard_pile_size,
+        ),
     ]
-    return [*lines, _turn_header(view)]
+    return [*lines, _turn_header(view, language)]
 
 
 _ROW_EVENTS = (cr.events.Laid, cr.events.Captured, cr.events.RowRefilled)
 
 
-def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerView) -> list[str]:
+def describe_events(
+    events: Sequence[cr.Event], after: cr.GameState | cr.PlayerView, language: str = "en"
+) -> list[str]:
     """Describe the events of one action as the demo prints them, for a spectator.
 
     The sentences are :func:`cuckoo_rules.narration.narrate`'s (a lay and its capture in
@@ -868,6 +995,7 @@ def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerV
         events: The events of one action, in order (they are redacted for a spectator).
         after: The game after the action, as a view or a state (rows, collections and
             hand sizes are shown as they are now, as a spectator sees them).
+        language: The language of the texts.
 
     Returns:
         The lines of the demo.
@@ -879,29 +1007,34 @@ def describe_events(events: Sequence[cr.Event], after: cr.GameState | cr.PlayerV
     for index, event in enumerate(seen):
         following = seen[index + 1] if index + 1 < len(seen) else None
         if isinstance(event, cr.events.TurnStarted):
-            lines.append(_turn_header(view))
+            lines.append(_turn_header(view, language))
         elif isinstance(event, _ROW_EVENTS) or (told and isinstance(event, cr.events.Reshuffled)):
             told.append(event)
             if not isinstance(following, (*_ROW_EVENTS[1:], cr.events.Reshuffled)):
-                lines += ["  " + line for line in narration.narrate(told, None)]
+                lines += ["  " + line for line in narration.narrate(told, None, language=language)]
                 rows = [e.row for e in told if isinstance(e, _ROW_EVENTS)]
-                lines += _row_lines(view.rows, rows[0])
+                lines += _row_lines(view.rows, language, rows[0])
                 told = []
         elif not isinstance(event, cr.events.GameOver):
             indent = "" if isinstance(event, cr.events.RoundEnded | cr.events.Dealt) else "  "
-            line = narration.describe_event(event, None)
+            line = narration.describe_event(event, None, language=language)
             if line is not None:
                 lines.append(indent + line)
             if isinstance(event, cr.events.FlewHome):
-                lines.append(f"    collection: {_collection(view.collections[event.player])}")
+                cards = _collection(view.collections[event.player], language)
+                lines.append(_say("demo.collection", language, cards=cards))
     return lines
 
 
-def describe_game_over(state: cr.GameState | cr.PlayerView) -> list[str]:
+def describe_game_over(state: cr.GameState | cr.PlayerView, language: str = "en") -> list[str]:
     """Describe the end of a game: who won and why, its length, every final collection.
 
     The winners and the reason are the game's :attr:`~cuckoo_rules.PlayerView.outcome`,
     told by :func:`cuckoo_rules.narration.describe_event`.
+
+    Args:
+        state: The finished game, as a view or a state.
+        language: The language of the texts.
 
     Raises:
         ValueError: If the game is not over.
@@ -911,62 +1044,80 @@ def describe_game_over(state: cr.GameState | cr.PlayerView) -> list[str]:
     if outcome is None:
         raise ValueError("the game is not over: it has no outcome to describe")
     over = cr.events.GameOver(outcome.winners, outcome.reason)
+    lasted = _say(
+        "lasted",
+        language,
+        turns=_say("turns", language, count=view.turn),
+        rounds=_say("rounds", language, count=view.round),
+    )
     return [
-        narration.describe_event(over, None) or "",
-        f"The game lasted {_plural(view.turn, 'turn')} over {_plural(view.round, 'round')}.",
-        "Final collections:",
-        *_collection_lines(view),
+        narration.describe_event(over, None, language=language) or "",
+        lasted,
+        _say("demo.final", language),
+        *_collection_lines(view, language),
     ]
 
 
-def _turn_header(view: cr.PlayerView) -> str:
+def _turn_header(view: cr.PlayerView, language: str = "en") -> str:
     """The first line of a turn: its number, the player and their hand size."""
     p = view.current_player
-    hand = _plural(view.hand_sizes[p], "card")
-    return f"Turn {view.turn} (round {view.round}): P{p}, {hand} in hand"
+    return _say(
+        "demo.turn",
+        language,
+        turn=view.turn,
+        round=view.round,
+        player=narration.seat_name(p, None, language=language),
+        cards=_say("cards", language, count=view.hand_sizes[p]),
+    )
 
 
-def _describe_options(options: cr.GameOptions) -> str:
+def _describe_options(options: cr.GameOptions, language: str = "en") -> str:
     """The options that differ from the rules' defaults, or ``"standard rules"``."""
     changed = [
         f"{name}={str(value).lower() if isinstance(value, bool) else value}"
         for name, value in options.to_json().items()
         if name != "num_players" and value != getattr(_DEFAULTS, name)
     ]
-    return ", ".join(changed) if changed else "standard rules"
+    return ", ".join(changed) if changed else _say("demo.standard", language)
 
 
-def _row_lines(rows: Sequence[cr.state.Row], only: int | None = None) -> list[str]:
+def _row_lines(
+    rows: Sequence[cr.state.Row], language: str = "en", only: int | None = None
+) -> list[str]:
     """One line per row (or for row ``only``): ``row 0: owl duck duck robin``."""
     return [
-        f"    row {index}: {_cards(row)}"
+        _say("demo.row", language, row=index, cards=_cards(row, language))
         for index, row in enumerate(rows)
         if only is None or index == only
     ]
 
 
-def _collection_lines(view: cr.PlayerView) -> list[str]:
+def _collection_lines(view: cr.PlayerView, language: str = "en") -> list[str]:
     """One line per seat with its collection and its size."""
     return [
-        f"    P{seat}: {_collection(counts)} ({_plural(sum(counts), 'card')})"
+        _say(
+            "demo.collection_line",
+            language,
+            player=narration.seat_name(seat, None, language=language),
+            cards=_collection(counts, language),
+            size=_say("cards", language, count=sum(counts)),
+        )
         for seat, counts in enumerate(view.collections)
     ]
 
 
-def _collection(counts: cr.Counts) -> str:
+def _collection(counts: cr.Counts, language: str = "en") -> str:
     """A multiset as ``2 owls, 1 robin`` (``nothing`` when empty)."""
-    items = [narration.species_name(s, n) for s, n in cr.state.counts_to_dict(counts).items()]
-    return ", ".join(items) if items else "nothing"
+    items = [
+        narration.species_name(s, n, language=language)
+        for s, n in cr.state.counts_to_dict(counts).items()
+    ]
+    return ", ".join(items) if items else _say("nothing", language)
 
 
-def _plural(count: int, noun: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _cards(cards: Sequence[cr.Species]) -> str:
+def _cards(cards: Sequence[cr.Species], language: str = "en") -> str:
     """Cards in order as ``owl duck duck robin``."""
-    return " ".join(card.value for card in cards)
+    return " ".join(_say(f"card.{card.value}", language) for card in cards)
 
 
 if __name__ == "__main__":

@@ -6,42 +6,72 @@ happened with the same sentences, made here from the events a seat may see
 cannot reveal a card its reader did not see. The reader (``viewer``) is a seat, whose
 own moves are told as "you", or ``None`` for a spectator.
 
-**Languages.** Every word comes from :data:`PHRASES`, one table per language of
-templates with named fields (``"{player} lays {birds} {side} of row {row}."``), so a
-new language is a new table (and its plural rule in :data:`PLURAL_RULES`), not new code:
+**Languages.** The narration speaks English (``"en"``), German (``"de"``, the reader is
+"du") and Russian (``"ru"``, the reader is "вы"): :data:`LANGUAGES`. Every word comes from
+:data:`PHRASES`, one table per language of templates with named fields
+(``"{player} lays {birds} {side} of row {row}."``), so a new language is a new table
+(and its plural rule in :data:`PLURAL_RULES`), not new code:
 
 - A key ending in ``_you`` is the variant of a sentence whose subject is the reader
-  (``"You lay ..."`` beside ``"P1 lays ..."``), so each language conjugates its verbs.
-- A counted phrase (the keys of :data:`PLURAL_KEYS`: ``cards`` and ``birds.<species>``)
-  is stored once per plural category of the language, as ``"cards#one"`` and
-  ``"cards#other"`` in English; the language's rule in :data:`PLURAL_RULES` says which
-  category a number takes (Russian, say, would have ``one``, ``few`` and ``many``).
+  (``"You lay ..."`` beside ``"P1 lays ..."``), so each language conjugates its verbs
+  (``"Du legst ..."``, ``"Вы выкладываете ..."``); ``you_object`` is the reader where
+  a share of a deal goes (``"8 to you"``, ``"8 an dich"``, ``"8 — вам"``).
+- A counted phrase (the keys of :data:`PLURAL_KEYS`: ``cards``, ``birds.<species>``
+  and their ``_object`` forms) is stored once per plural category of the language, as
+  ``"cards#one"`` and ``"cards#other"`` in English and German, ``"cards#one"``,
+  ``"cards#few"`` and ``"cards#many"`` in Russian (1 карта, 3 карты, 5 карт); the
+  language's rule in :data:`PLURAL_RULES` says which category a number takes, as
+  JavaScript's ``Intl.PluralRules`` does.
+- A count that is a verb's object (what is laid, taken, drawn, dealt) is an ``_object``
+  phrase, ``"cards_object"`` or ``"birds_object.<species>"``: the same words as the
+  plain one in English and German, the accusative in Russian ("1 сову" beside the
+  "1 сова" of a hand or a list).
 - Species names are phrases too: ``"species.reed_warbler"`` is ``"reed warbler"``,
-  ``"birds.reed_warbler#other"`` is ``"{count} reed warblers"``.
+  ``"birds.reed_warbler#other"`` is ``"{count} reed warblers"`` (``"Rohrsänger"``,
+  ``"камышовка"``).
 - Lists are joined by the ``list_*`` phrases, as ``"1 owl, 2 ducks and 1 robin"``.
 - Sentences start with a capital letter whatever their template starts with (a seat
   may be ``"you"``).
 
-:data:`PHRASE_KEYS` lists every key the code looks up; the tests check that every
-language of the table has each of them (in every plural category its rule uses) and no
-other, with no field that English does not have.
+The table of a language holds every text of every front end, merged from one module
+per area in ``cuckoo_rules/_phrases/``: ``narration.py`` (the keys above),
+``terminal.py`` (keys starting with ``terminal.``) and ``web.py`` (``web.``, sent to the
+browser by ``GET /api/phrases/<lang>``). :func:`phrase` fills any of them in, picking
+the plural form of a counted one. :data:`PHRASE_KEYS` lists every key; the tests check
+that every language has each of them (in every plural category its rule uses) and no
+other, with the fields English has.
 
 Example:
     >>> from cuckoo_rules import Side, Species
-    >>> from cuckoo_rules.events import Drew, Laid
+    >>> from cuckoo_rules.events import Captured, Drew, FlewHome, Laid
     >>> describe_event(Laid(1, Species.REED_WARBLER, 3, 2, Side.LEFT), 0)
     'P1 lays 3 reed warblers on the left of row 2.'
     >>> drew = Drew(1, 2, (Species.OWL, Species.DUCK))
     >>> describe_event(drew, 1), describe_event(drew, 0, names=["ann", "bob"])
     ('You draw 2 cards: 1 owl and 1 duck.', 'P1 bob draws 2 cards.')
+
+    The same in German and Russian:
+
+    >>> describe_event(Laid(1, Species.OWL, 3, 2, Side.LEFT), 1, language="de")
+    'Du legst 3 Eulen links an Reihe 2 an.'
+    >>> describe_event(drew, 1, language="ru")
+    'Вы берёте из колоды 2 карты: 1 сова и 1 утка.'
+    >>> lay, capture = Laid(0, Species.DUCK, 1, 0, Side.RIGHT), Captured(0, 0, (Species.OWL,))
+    >>> narrate([lay, capture], None, names=["ann", "bob"], language="ru")
+    ['P0 ann выкладывает 1 утку справа в ряд 0 и забирает 1 сову.']
+    >>> describe_event(FlewHome(0, Species.ROBIN, 5, 2), None, language="de")
+    'P0 lässt 5 Rotkehlchen nach Hause fliegen: 2 in die eigene Sammlung, 3 auf den Ablagestapel.'
 """
 
 from __future__ import annotations
 
 import itertools
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
+from ._phrases import LANGUAGES as _AREA_LANGUAGES
+from ._phrases import TABLES as _TABLES
 from .cards import SPECIES, Species
 from .errors import CuckooError, short_repr
 from .events import (
@@ -72,6 +102,7 @@ __all__ = [
     "NarrationError",
     "describe_event",
     "narrate",
+    "phrase",
     "seat_name",
     "species_name",
 ]
@@ -85,121 +116,64 @@ class NarrationError(CuckooError, ValueError):
     """
 
 
-_ENGLISH: dict[str, str] = {
-    # Seats: "P1", "P1 greedy" (with a name), and the reader's own seat.
-    "seat": "P{seat}",
-    "seat_named": "P{seat} {name}",
-    "you": "you",
-    "you_object": "you",
-    # Lists: two items, then longer ones joined from the left ("a, b, c and d").
-    "list_two": "{a} and {b}",
-    "list_start": "{a}, {b}",
-    "list_end": "{a} and {b}",
-    "nothing": "nothing",
-    # Counted phrases, one per plural category.
-    "cards#one": "{count} card",
-    "cards#other": "{count} cards",
-    "species.flamingo": "flamingo",
-    "birds.flamingo#one": "{count} flamingo",
-    "birds.flamingo#other": "{count} flamingos",
-    "species.owl": "owl",
-    "birds.owl#one": "{count} owl",
-    "birds.owl#other": "{count} owls",
-    "species.toucan": "toucan",
-    "birds.toucan#one": "{count} toucan",
-    "birds.toucan#other": "{count} toucans",
-    "species.duck": "duck",
-    "birds.duck#one": "{count} duck",
-    "birds.duck#other": "{count} ducks",
-    "species.parrot": "parrot",
-    "birds.parrot#one": "{count} parrot",
-    "birds.parrot#other": "{count} parrots",
-    "species.magpie": "magpie",
-    "birds.magpie#one": "{count} magpie",
-    "birds.magpie#other": "{count} magpies",
-    "species.reed_warbler": "reed warbler",
-    "birds.reed_warbler#one": "{count} reed warbler",
-    "birds.reed_warbler#other": "{count} reed warblers",
-    "species.robin": "robin",
-    "birds.robin#one": "{count} robin",
-    "birds.robin#other": "{count} robins",
-    "side.left": "on the left",
-    "side.right": "on the right",
-    # Events. {player} is a seat (or "you" in the _you variants).
-    "laid": "{player} lays {birds} {side} of row {row}.",
-    "laid_you": "{player} lay {birds} {side} of row {row}.",
-    "laid_captured": "{player} lays {birds} {side} of row {row} and captures {cards}.",
-    "laid_captured_you": "{player} lay {birds} {side} of row {row} and capture {cards}.",
-    "captured": "{player} captures {cards} from row {row}.",
-    "captured_you": "{player} capture {cards} from row {row}.",
-    "refilled": "Row {row} is refilled with {cards}.",
-    "drew": "{player} draws {count}.",
-    "drew_you": "{player} draw {count}.",
-    "drew_seen_you": "{player} draw {count}: {cards}.",
-    "declined_draw": "{player} does not draw.",
-    "declined_draw_you": "{player} do not draw.",
-    "flew_home": "{player} flies {birds} home: {home} to their collection, {discarded} discarded.",
-    "flew_home_you": "{player} fly {birds} home: {home} to your collection, {discarded} discarded.",
-    "reshuffled": "The discard pile is shuffled into a new draw pile.",
-    "round_ended": (
-        "Round {round} ends: {player} emptied their hand; {cards} from the other hands "
-        "are discarded."
-    ),
-    "round_ended_you": (
-        "Round {round} ends: {player} emptied your hand; {cards} from the other hands "
-        "are discarded."
-    ),
-    "game_started": "The game starts: {player} deals {cards} to each player.",
-    "game_started_you": "The game starts: {player} deal {cards} to each player.",
-    "game_started_aside": (
-        "The game starts: {player} deals {cards} to each player; set aside to the discard "
-        "pile: {discarded}."
-    ),
-    "game_started_aside_you": (
-        "The game starts: {player} deal {cards} to each player; set aside to the discard "
-        "pile: {discarded}."
-    ),
-    "dealt": "Round {round}: {player} deals {cards} to each player.",
-    "dealt_you": "Round {round}: {player} deal {cards} to each player.",
-    "dealt_part": "Round {round}: {player} deals {cards} from this draw pile ({shares}).",
-    "dealt_part_you": "Round {round}: {player} deal {cards} from this draw pile ({shares}).",
-    "dealt_share": "{count} to {seat}",
-    "game_over": "Game over: {winners} wins ({reason}).",
-    "game_over_you": "Game over: {winners} win ({reason}).",
-    "game_over_shared": "Game over: {winners} share the victory ({reason}).",
-    "reason.seven_species": "seven species in a collection",
-    "reason.two_triples": "two triples in a collection",
-    "reason.most_cards": "the cards ran out; most cards in a collection",
-}
-
-
 def _english_plural(count: int) -> str:
-    """English: ``one`` for 1, ``other`` for every other number."""
+    """English and German: ``one`` for 1, ``other`` for every other number."""
     return "one" if count == 1 else "other"
 
 
-PHRASES: Mapping[str, Mapping[str, str]] = MappingProxyType({"en": MappingProxyType(_ENGLISH)})
+def _russian_plural(count: int) -> str:
+    """Russian (CLDR, whole numbers): ``one`` (1, 21, ...), ``few`` (2-4, 22-24, ...), ``many``."""
+    ones, tens = count % 10, count % 100
+    if ones == 1 and tens != 11:
+        return "one"
+    if 2 <= ones <= 4 and not 12 <= tens <= 14:
+        return "few"
+    return "many"
+
+
+LANGUAGES: tuple[str, ...] = _AREA_LANGUAGES
+"""The languages the narration and the front ends speak, as keys of :data:`PHRASES`:
+English (``"en"``), German (``"de"``) and Russian (``"ru"``)."""
+
+PHRASES: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {language: MappingProxyType(_TABLES[language]) for language in LANGUAGES}
+)
 """The phrase table: language, then phrase key, to a template with named fields.
 
-Plural phrases are stored as ``key#category`` (``"cards#other": "{count} cards"``); see
-the module documentation.
+One table per language holds every text of every front end: the narration's keys, the
+terminal's (``terminal.*``) and the browser client's (``web.*``). Plural phrases are
+stored as ``key#category`` (``"cards#other": "{count} cards"``); see the module
+documentation.
 """
 
-PLURAL_RULES: Mapping[str, Callable[[int], str]] = MappingProxyType({"en": _english_plural})
-"""For each language, the plural category of a number (``"one"``, ``"other"``, ...)."""
+PLURAL_RULES: Mapping[str, Callable[[int], str]] = MappingProxyType(
+    {"en": _english_plural, "de": _english_plural, "ru": _russian_plural}
+)
+"""For each language, the plural category of a whole number (``"one"``, ``"few"``, ...).
 
-LANGUAGES: tuple[str, ...] = ("en",)
-"""The languages the narration speaks, as keys of :data:`PHRASES`."""
+The categories are CLDR's, as JavaScript's ``Intl.PluralRules`` gives them, so the
+browser client picks the same forms."""
+
+_ENGLISH = PHRASES["en"]
 
 PLURAL_KEYS: frozenset[str] = frozenset(key.partition("#")[0] for key in _ENGLISH if "#" in key)
 """The counted phrases, stored as ``key#category`` for each plural category of a language."""
 
 PHRASE_KEYS: frozenset[str] = frozenset(key.partition("#")[0] for key in _ENGLISH)
-"""Every phrase key the narration looks up, counted ones (:data:`PLURAL_KEYS`) included.
+"""Every phrase key the front ends look up, counted ones (:data:`PLURAL_KEYS`) included.
 
 A language's table holds each key of ``PHRASE_KEYS - PLURAL_KEYS`` as it is, and each
 key of :data:`PLURAL_KEYS` as ``key#category``.
 """
+
+
+_COUNTING: frozenset[str] = frozenset(
+    key
+    for key, template in _ENGLISH.items()
+    if "#" not in key
+    and any(name == "count" for _, name, _, _ in string.Formatter().parse(template))
+)
+"""The plain phrases with a field ``count`` (``"Your hand ({count}):"``): no plural form."""
 
 
 # --------------------------------------------------------------------------- phrases
@@ -217,8 +191,12 @@ def _table(language: str) -> Mapping[str, str]:
 
 
 def _lookup(table: Mapping[str, str], key: str) -> str:
-    """One template of the table (every key is in :data:`PHRASE_KEYS` or a plural form)."""
-    return table[key]
+    """One template of the table (every key is in :data:`PHRASE_KEYS` or a plural form).
+
+    A key a language lacks falls back to English (the tests check that none lacks any).
+    """
+    found = table.get(key)
+    return _ENGLISH[key] if found is None else found
 
 
 def _say(table: Mapping[str, str], key: str, you: bool = False, **fields: object) -> str:
@@ -247,10 +225,16 @@ def _join(table: Mapping[str, str], items: Sequence[str]) -> str:
     return _lookup(table, "list_end").format(a=text, b=items[-1])
 
 
-def _cards(table: Mapping[str, str], cards: Iterable[Species], language: str) -> str:
-    """Cards in order, runs counted: ``"3 toucans, 1 owl and 10 parrots"``."""
+def _cards(
+    table: Mapping[str, str], cards: Iterable[Species], language: str, *, obj: bool = False
+) -> str:
+    """Cards in order, runs counted: ``"3 toucans, 1 owl and 10 parrots"``.
+
+    With ``obj``, as the object of a verb (the ``birds_object.*`` phrases).
+    """
+    key = "birds_object" if obj else "birds"
     runs = [(card, len(list(run))) for card, run in itertools.groupby(cards)]
-    return _join(table, [_count(table, f"birds.{s.value}", n, language) for s, n in runs])
+    return _join(table, [_count(table, f"{key}.{s.value}", n, language) for s, n in runs])
 
 
 def _seat(
@@ -322,6 +306,46 @@ def species_name(species: Species, count: int | None = None, *, language: str = 
     if count is None:
         return _lookup(table, f"species.{species.value}")
     return _count(table, f"birds.{species.value}", count, language)
+
+
+def phrase(key: str, language: str = "en", *, count: int | None = None, **fields: object) -> str:
+    """One phrase of a front end, its fields filled in: ``phrase("cards", count=2)``.
+
+    Args:
+        key: A key of :data:`PHRASE_KEYS`, such as ``"terminal.help"``.
+        language: One of :data:`LANGUAGES`.
+        count: For a counted phrase (a key of :data:`PLURAL_KEYS`), the number that
+            picks its plural form; it is also passed as the field ``count``, which a
+            plain phrase may have too (``"Your hand ({count}):"``).
+        **fields: The template's other named fields.
+
+    Raises:
+        NarrationError: If the language or the key is unknown, a counted phrase has no
+            ``count`` (or a plain one without the field ``count`` has one), or a field
+            is missing.
+
+    Example:
+        >>> phrase("cards", count=1), phrase("cards", "ru", count=3)
+        ('1 card', '3 карты')
+        >>> phrase("side.left", "de")
+        'links'
+    """
+    table = _table(language)
+    if key not in PHRASE_KEYS:
+        raise NarrationError(f"key: {short_repr(key)} is not a phrase key")
+    counted = key in PLURAL_KEYS
+    if counted and count is None:
+        raise NarrationError(f"count: the phrase {key!r} needs a count")
+    if count is not None:
+        if not counted and key not in _COUNTING:
+            raise NarrationError(f"count: the phrase {key!r} takes no count")
+        if counted:
+            key = f"{key}#{PLURAL_RULES[language](count)}"
+        fields["count"] = count
+    try:
+        return _lookup(table, key).format(**fields)
+    except (KeyError, IndexError) as error:
+        raise NarrationError(f"fields: the phrase {key!r} needs the field {error}") from None
 
 
 # --------------------------------------------------------------------------- events
@@ -416,7 +440,7 @@ def narrate(
                     "laid_captured",
                     event.player == viewer,
                     **_lay_fields(table, event, viewer, names, language),
-                    cards=_cards(table, following.cards, language),
+                    cards=_cards(table, following.cards, language, obj=True),
                 )
             )
             index += 1
@@ -437,7 +461,7 @@ def _lay_fields(
     """The fields of a lay's sentence: who, how many birds, which end of which row."""
     return {
         "player": _seat(table, event.player, viewer, names),
-        "birds": _count(table, f"birds.{event.species.value}", event.count, language),
+        "birds": _count(table, f"birds_object.{event.species.value}", event.count, language),
         "side": _lookup(table, f"side.{event.side.value}"),
         "row": event.row,
     }
@@ -455,8 +479,8 @@ def _describe(
     def who(seat: int) -> str:
         return _seat(table, seat, viewer, names)
 
-    def cards(of: Iterable[Species]) -> str:
-        return _cards(table, of, language)
+    def cards(of: Iterable[Species], *, obj: bool = False) -> str:
+        return _cards(table, of, language, obj=obj)
 
     def count(key: str, n: int) -> str:
         return _count(table, key, n, language)
@@ -471,17 +495,17 @@ def _describe(
             "captured",
             you,
             player=who(event.player),
-            cards=cards(event.cards),
+            cards=cards(event.cards, obj=True),
             row=event.row,
         )
     if isinstance(event, RowRefilled):
         return _say(table, "refilled", row=event.row, cards=cards(event.cards))
     if isinstance(event, Drew):
         you = event.player == viewer
-        player, drawn = who(event.player), count("cards", event.count)
+        player, drawn = who(event.player), count("cards_object", event.count)
         if event.cards is None or not you:  # redacted: only the drawer sees the cards
-            return _say(table, "drew", you, player=player, count=drawn)
-        return _say(table, "drew_seen_you", player=player, count=drawn, cards=cards(event.cards))
+            return _say(table, "drew", you, player=player, drawn=drawn)
+        return _say(table, "drew_seen_you", player=player, drawn=drawn, cards=cards(event.cards))
     if isinstance(event, DeclinedDraw):
         return _say(table, "declined_draw", event.player == viewer, player=who(event.player))
     if isinstance(event, FlewHome):
@@ -490,7 +514,7 @@ def _describe(
             "flew_home",
             event.player == viewer,
             player=who(event.player),
-            birds=count(f"birds.{event.species.value}", event.revealed),
+            birds=count(f"birds_object.{event.species.value}", event.revealed),
             home=event.kept,
             discarded=event.revealed - event.kept,
         )
@@ -503,7 +527,7 @@ def _describe(
             event.player == viewer,
             round=event.round,
             player=who(event.player),
-            cards=count("cards", sum(event.hand_sizes)),
+            cards=count("cards_object", sum(event.hand_sizes)),
         )
     if isinstance(event, GameStarted):
         aside = [card for card in SPECIES for _ in range(event.discarded[card.index])]
@@ -512,7 +536,7 @@ def _describe(
             "game_started_aside" if aside else "game_started",
             event.dealer == viewer,
             player=who(event.dealer),
-            cards=count("cards", event.hand_sizes[0]),
+            cards=count("cards_object", event.hand_sizes[0]),
             discarded=cards(aside),
         )
     if isinstance(event, Dealt):
@@ -525,14 +549,14 @@ def _describe(
                 you,
                 round=event.round,
                 player=who(event.dealer),
-                cards=count("cards", sizes[0]),
+                cards=count("cards_object", sizes[0]),
             )
         # A deal that empties the draw pile comes in two parts, around the reshuffle.
         n = len(sizes)
         order = [(event.dealer + k) % n for k in range(n)]
         shares = [
             _lookup(table, "dealt_share").format(
-                count=sizes[seat], seat=_seat(table, seat, viewer, names, obj=True)
+                number=sizes[seat], seat=_seat(table, seat, viewer, names, obj=True)
             )
             for seat in order
             if sizes[seat]
@@ -543,14 +567,15 @@ def _describe(
             you,
             round=event.round,
             player=who(event.dealer),
-            cards=count("cards", sum(sizes)),
+            cards=count("cards_object", sum(sizes)),
             shares=_join(table, shares),
         )
     if isinstance(event, GameOver):
         winners = _join(table, [who(seat) for seat in event.winners])
         reason = _lookup(table, f"reason.{event.reason}")
         if len(event.winners) > 1:
-            return _say(table, "game_over_shared", winners=winners, reason=reason)
+            shared = viewer in event.winners
+            return _say(table, "game_over_shared", shared, winners=winners, reason=reason)
         return _say(table, "game_over", event.winners == (viewer,), winners=winners, reason=reason)
     if isinstance(event, TurnStarted | TurnEnded | DeclinedFlock):
         return None

@@ -1,0 +1,587 @@
+"""The terminal front end's phrases (keys starting with ``terminal.``), in every language.
+
+Every text ``cuckoo-rules play``, ``replay`` and ``demo`` print is one of these
+templates (the narration's sentences excepted: they are the narration's own keys).
+Templates use ``str.format`` named fields; counted phrases are stored per plural
+category as ``key#one``/``key#other`` (English, German) and ``key#one``/``key#few``/
+``key#many`` (Russian). ``terminal.help`` and the other ``*.help`` texts hold several
+lines, each at most 80 columns wide.
+
+Species are shown as three letters (``terminal.abbr.*``), distinct within a language;
+the move notation (``lay owl 0 left``) stays English in every language.
+"""
+
+from __future__ import annotations
+
+ENGLISH: dict[str, str] = {
+    # Species: three letters on the board, and a card's word in the demo's rows.
+    "terminal.abbr.flamingo": "FLA",
+    "terminal.abbr.owl": "OWL",
+    "terminal.abbr.toucan": "TOU",
+    "terminal.abbr.duck": "DUC",
+    "terminal.abbr.parrot": "PAR",
+    "terminal.abbr.magpie": "MAG",
+    "terminal.abbr.reed_warbler": "REE",
+    "terminal.abbr.robin": "ROB",
+    "terminal.card.flamingo": "flamingo",
+    "terminal.card.owl": "owl",
+    "terminal.card.toucan": "toucan",
+    "terminal.card.duck": "duck",
+    "terminal.card.parrot": "parrot",
+    "terminal.card.magpie": "magpie",
+    "terminal.card.reed_warbler": "reed_warbler",
+    "terminal.card.robin": "robin",
+    # Lists and counts.
+    "terminal.list_two": "{a} and {b}",
+    "terminal.list_more": "{a}, {b}",
+    "terminal.nothing": "nothing",
+    "terminal.cards#one": "{count} card",
+    "terminal.cards#other": "{count} cards",
+    "terminal.turns#one": "{count} turn",
+    "terminal.turns#other": "{count} turns",
+    "terminal.rounds#one": "{count} round",
+    "terminal.rounds#other": "{count} rounds",
+    # The board.
+    "terminal.header": (
+        "Round {round} · turn {turn} · {state} · draw pile {draw} · discard pile {discard}"
+    ),
+    "terminal.header_short": "Round {round} · turn {turn} · {state} · {draw}/{discard}",
+    "terminal.to_act": "{player} to {phase}",
+    "terminal.phase.lay": "lay",
+    "terminal.phase.draw": "draw",
+    "terminal.phase.flock": "fly a flock",
+    "terminal.game_over_state": "game over",
+    "terminal.row": "row {row}:",
+    "terminal.hand": "Your hand ({count}):",
+    "terminal.hand_empty": "Your hand is empty.",
+    "terminal.column.hand": "hand",
+    "terminal.column.species": "species",
+    "terminal.column.triples": "triples",
+    "terminal.column.collection": "collection",
+    "terminal.column.known": "known in hand",
+    "terminal.holds_none": "no {species}",
+    # The compact move list.
+    "terminal.side_letter.left": "L",
+    "terminal.side_letter.right": "R",
+    "terminal.do.lay": "lay {birds} {side} of row {row}",
+    "terminal.do.captures": "{lay}, capturing {cards}",
+    "terminal.do.captures_nothing": "{lay}, capturing nothing",
+    "terminal.do.draw": "draw 2 cards",
+    "terminal.do.no_draw": "do not draw",
+    "terminal.do.fly": "fly {birds} home: {home} to your collection, {discarded} discarded",
+    "terminal.do.fly_short": "fly {birds}: {home} home, {discarded} discarded",
+    "terminal.do.no_flock": "fly no flock home",
+    "terminal.do.pass": "pass",
+    "terminal.side.left": "on the left",
+    "terminal.side.right": "on the right",
+    # Prompts and answers.
+    "terminal.prompt": "Move 1-{count} (m: list, help, hint, q: quit)> ",
+    "terminal.empty_input": (
+        "Type a move's number from 1 to {count}; m shows every move described, help the "
+        "commands and the rules."
+    ),
+    "terminal.no_such_move": "There is no move {number}: type a number from 1 to {count}.",
+    "terminal.unreadable": (
+        '"{text}" is not a move: type its number from 1 to {count}, or help for the commands.'
+    ),
+    "terminal.illegal": "{move}: {reason}.",
+    "terminal.reason.lay_first": (
+        "a turn starts by laying birds (all of one species from your hand, at one end of a row)"
+    ),
+    "terminal.reason.not_held": "you hold no {species}",
+    "terminal.reason.draw_or_pass": (
+        "after a lay that took no cards the choice is to draw 2 cards or not"
+    ),
+    "terminal.reason.flock_size": "{species}: a flock needs {small} birds, you hold {held}",
+    "terminal.reason.flock_or_pass": "now you may fly one flock home, or pass",
+    "terminal.reason.over": "the game is over",
+    "terminal.press_enter": "Press Enter to continue ",
+    "terminal.press_enter_end": "Press Enter to finish ",
+    "terminal.press_enter_back": "Press Enter to go back to the board ",
+    "terminal.thinking": "{player} is thinking...",
+    "terminal.commands.quit": "quit exit",
+    "terminal.commands.help": "help",
+    "terminal.commands.hint": "hint",
+    "terminal.commands.log": "log",
+    # The full list, the log and the help pages.
+    "terminal.list_title": "Every move ({first}-{last} of {count}), as numbered on the board:",
+    "terminal.list_prompt": "Enter: more, b: the board, or a move's number> ",
+    "terminal.list_prompt_last": "Enter: the board, or a move's number> ",
+    "terminal.log_title": "What happened lately (newest last):",
+    "terminal.log_empty": "Nothing has happened yet.",
+    "terminal.help": (
+        "Commands (type one, then Enter)\n"
+        "  1, 2, ...   play the move with that number (the list below the board)\n"
+        "  m or ?      every move described, on pages      log   what happened lately\n"
+        "  hint        the expert's three best moves, with their chances of winning\n"
+        "  help        this page        q   leave (you may save; play --resume goes on)\n"
+        "  Moves can also be typed in notation: lay owl 0 left, draw, fly owl, pass.\n"
+        "The screen\n"
+        "  OWL×3 (3/4 ✓1): 3 owls in your hand; a small flock is 3, a big one 4; flying\n"
+        "  them home now brings 1 to your collection. 5:1L+2DUC: move 5 lays at the left\n"
+        "  of row 1 and takes 2 ducks. Players: hand size, species and triples in the\n"
+        "  collection, the collection, cards known in the hand (no OWL: holds no owl).\n"
+        "The rules in short\n"
+        "  On your turn lay every bird of one species from your hand at one end of a row;\n"
+        "  the cards between them and the nearest bird of that species go to your hand.\n"
+        "  If you took none, you may draw 2 cards. Then you may fly one flock home: all\n"
+        "  birds of a species, if you hold a small flock; 1 joins your collection (2 for\n"
+        "  a big flock), the rest are discarded. Seven species, or two species of three\n"
+        "  birds, in a collection win. A round ends when a hand is empty: every hand is\n"
+        "  discarded, 8 new cards each. When the cards run out, most cards win."
+    ),
+    "terminal.help_species": "Species:",
+    "terminal.hint.header": (
+        "Hint (expert, {simulations} simulations): chance of winning after each move"
+    ),
+    "terminal.hint.footer": "Type a move's number to play it.",
+    "terminal.hint.missing": (
+        "No hint: the expert needs the batch extra (NumPy and numba): {command}"
+    ),
+    # Round end and game over.
+    "terminal.round_over": "Round {round} is over",
+    "terminal.round_ender": "{player} emptied their hand and so ended the round.",
+    "terminal.round_ender_you": "You emptied your hand and so ended the round.",
+    "terminal.discarded": "Discarded from the hands:",
+    "terminal.discard.all#one": "{count} card: {cards}",
+    "terminal.discard.all#other": "{count} cards: {cards}",
+    "terminal.discard.partly#one": "{count} card, known among them: {cards}",
+    "terminal.discard.partly#other": "{count} cards, known among them: {cards}",
+    "terminal.discard.unseen#one": "{count} card, unseen",
+    "terminal.discard.unseen#other": "{count} cards, unseen",
+    "terminal.discard.none": "no cards",
+    "terminal.collections": "Collections:",
+    "terminal.progress": "{species}/{need_species} species, {triples}/{need_triples} triples",
+    "terminal.next_round": "Round {round}: {dealer} deals; first to play: {player}.",
+    "terminal.game_over": "Game over",
+    "terminal.standings": "Standings:",
+    "terminal.lasted": "The game lasted {turns} over {rounds}.",
+    "terminal.you_leave": "You leave the game.",
+    "terminal.save_ask": "Save the game to a file? (a path, or Enter to skip) ",
+    "terminal.saved": "Game saved to {path}",
+    "terminal.resume_hint": "Go on with it later: cuckoo-rules play --resume {path}",
+    "terminal.cannot_write": "Cannot write {path}: {error}",
+    # Replay.
+    "terminal.replay.header": "Replay: move {move} of {count}",
+    "terminal.replay.start": "Replay: the deal (move 0 of {count})",
+    "terminal.replay.prompt": "Enter: next, b: back, g N: go to move N, q: quit> ",
+    "terminal.replay.end": "The end of the record: b goes back, g N goes to move N, q quits.",
+    "terminal.replay.bad_move": "No move {text}: type g and a number from 0 to {count}.",
+    "terminal.replay.spectator": "as a spectator",
+    "terminal.replay.seat": "as seen by {player}",
+    # The command line.
+    "terminal.started": (
+        "Seed {seed}; you are player {seat}. Type help for the commands, q to leave."
+    ),
+    "terminal.resumed": (
+        "Resuming {path} at move {move} (seed {seed}); you are player {seat}. Type help "
+        "for the commands."
+    ),
+    "terminal.interrupted": "Interrupted: you leave the game.",
+    "terminal.error.read": "cannot read {path}: {error}",
+    "terminal.error.resume_over": (
+        "{path} holds a finished game: there is nothing to resume (watch it with "
+        "cuckoo-rules replay {path})"
+    ),
+    "terminal.error.resume_seats": (
+        "{path} does not say which seat is yours and which bots played (a record saved by "
+        "cuckoo-rules play names the seats 'human' and the bots' specs): {detail}"
+    ),
+    "terminal.error.resume_options": (
+        "--resume takes the players, seat, bots, seed and rule variants from the record; "
+        "do not give {flags}"
+    ),
+    # The demo.
+    "terminal.demo.seed": "Seed {seed}; replay with: {command}",
+    "terminal.demo.setup#one": "CuBirds, {count} player. Options: {options}",
+    "terminal.demo.setup#other": "CuBirds, {count} players. Options: {options}",
+    "terminal.demo.standard": "standard rules",
+    "terminal.demo.row": "    row {row}: {cards}",
+    "terminal.demo.collections": "Collections:",
+    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
+    "terminal.demo.piles": "Draw pile {cards}, discard pile {discard}.",
+    "terminal.demo.turn": "Turn {turn} (round {round}): {player}, {cards} in hand",
+    "terminal.demo.collection": "    collection: {cards}",
+    "terminal.demo.final": "Final collections:",
+}
+
+GERMAN: dict[str, str] = {
+    "terminal.abbr.flamingo": "FLA",
+    "terminal.abbr.owl": "EUL",
+    "terminal.abbr.toucan": "TUK",
+    "terminal.abbr.duck": "ENT",
+    "terminal.abbr.parrot": "PAP",
+    "terminal.abbr.magpie": "ELS",
+    "terminal.abbr.reed_warbler": "ROH",
+    "terminal.abbr.robin": "ROT",
+    "terminal.card.flamingo": "Flamingo",
+    "terminal.card.owl": "Eule",
+    "terminal.card.toucan": "Tukan",
+    "terminal.card.duck": "Ente",
+    "terminal.card.parrot": "Papagei",
+    "terminal.card.magpie": "Elster",
+    "terminal.card.reed_warbler": "Rohrsänger",
+    "terminal.card.robin": "Rotkehlchen",
+    "terminal.list_two": "{a} und {b}",
+    "terminal.list_more": "{a}, {b}",
+    "terminal.nothing": "nichts",
+    "terminal.cards#one": "{count} Karte",
+    "terminal.cards#other": "{count} Karten",
+    "terminal.turns#one": "{count} Zug",
+    "terminal.turns#other": "{count} Züge",
+    "terminal.rounds#one": "{count} Runde",
+    "terminal.rounds#other": "{count} Runden",
+    "terminal.header": (
+        "Runde {round} · Zug {turn} · {state} · Nachziehstapel {draw} · Ablage {discard}"
+    ),
+    "terminal.header_short": "Runde {round} · Zug {turn} · {state} · {draw}/{discard}",
+    "terminal.to_act": "{player}: {phase}",
+    "terminal.phase.lay": "auslegen",
+    "terminal.phase.draw": "nachziehen?",
+    "terminal.phase.flock": "Schwarm?",
+    "terminal.game_over_state": "Spielende",
+    "terminal.row": "Reihe {row}:",
+    "terminal.hand": "Deine Hand ({count}):",
+    "terminal.hand_empty": "Deine Hand ist leer.",
+    "terminal.column.hand": "Hand",
+    "terminal.column.species": "Arten",
+    "terminal.column.triples": "Drillinge",
+    "terminal.column.collection": "Sammlung",
+    "terminal.column.known": "bekannt auf der Hand",
+    "terminal.holds_none": "ohne {species}",
+    "terminal.side_letter.left": "L",
+    "terminal.side_letter.right": "R",
+    "terminal.do.lay": "{birds} {side} an Reihe {row} legen",
+    "terminal.do.captures": "{lay} und {cards} nehmen",
+    "terminal.do.captures_nothing": "{lay}, ohne etwas zu nehmen",
+    "terminal.do.draw": "2 Karten nachziehen",
+    "terminal.do.no_draw": "nicht nachziehen",
+    "terminal.do.fly": (
+        "{birds} ausfliegen lassen: {home} in deine Sammlung, {discarded} auf die Ablage"
+    ),
+    "terminal.do.fly_short": "{birds} ausfliegen: {home} Sammlung, {discarded} Ablage",
+    "terminal.do.no_flock": "keinen Schwarm ausfliegen lassen",
+    "terminal.do.pass": "verzichten",
+    "terminal.side.left": "links",
+    "terminal.side.right": "rechts",
+    "terminal.prompt": "Zug 1-{count} (m: Liste, hilfe, tipp, q: Ende)> ",
+    "terminal.empty_input": (
+        "Tippe die Nummer eines Zugs von 1 bis {count}; m zeigt alle Züge beschrieben, "
+        "hilfe die Befehle und Regeln."
+    ),
+    "terminal.no_such_move": "Es gibt keinen Zug {number}: tippe eine Zahl von 1 bis {count}.",
+    "terminal.unreadable": (
+        "„{text}“ ist kein Zug: tippe seine Nummer von 1 bis {count}, oder hilfe für die Befehle."
+    ),
+    "terminal.illegal": "{move}: {reason}.",
+    "terminal.reason.lay_first": (
+        "ein Zug beginnt mit dem Auslegen (alle Vögel einer Art aus deiner Hand an ein "
+        "Ende einer Reihe)"
+    ),
+    "terminal.reason.not_held": "{species}: davon hast du keine",
+    "terminal.reason.draw_or_pass": (
+        "nach einem Auslegen ohne genommene Karten darfst du 2 Karten nachziehen oder nicht"
+    ),
+    "terminal.reason.flock_size": "{species}: ein Schwarm braucht {small} Vögel, du hast {held}",
+    "terminal.reason.flock_or_pass": (
+        "jetzt darfst du einen Schwarm ausfliegen lassen oder verzichten"
+    ),
+    "terminal.reason.over": "das Spiel ist vorbei",
+    "terminal.press_enter": "Weiter mit der Eingabetaste ",
+    "terminal.press_enter_end": "Beenden mit der Eingabetaste ",
+    "terminal.press_enter_back": "Zurück zum Tisch mit der Eingabetaste ",
+    "terminal.thinking": "{player} überlegt ...",
+    "terminal.commands.quit": "ende",
+    "terminal.commands.help": "hilfe",
+    "terminal.commands.hint": "tipp",
+    "terminal.commands.log": "verlauf",
+    "terminal.list_title": (
+        "Alle Züge ({first}-{last} von {count}), nummeriert wie unter dem Tisch:"
+    ),
+    "terminal.list_prompt": "Eingabe: weiter, b: der Tisch, oder die Nummer eines Zugs> ",
+    "terminal.list_prompt_last": "Eingabe: der Tisch, oder die Nummer eines Zugs> ",
+    "terminal.log_title": "Was zuletzt geschah (das Neueste unten):",
+    "terminal.log_empty": "Noch ist nichts geschehen.",
+    "terminal.help": (
+        "Befehle (eintippen, dann Eingabetaste)\n"
+        "  1, 2, ...   den Zug mit dieser Nummer spielen (die Liste unter dem Tisch)\n"
+        "  m oder ?    alle Züge beschrieben, seitenweise   verlauf   was zuletzt geschah\n"
+        "  tipp        die drei besten Züge des Experten, mit ihren Gewinnchancen\n"
+        "  hilfe       diese Seite      q   aufhören (speichern; play --resume: weiter)\n"
+        "  Züge gehen auch in der (englischen) Notation: lay owl 0 left, draw, pass.\n"
+        "Der Bildschirm\n"
+        "  EUL×3 (3/4 ✓1): 3 Eulen auf der Hand; ein kleiner Schwarm sind 3, ein großer\n"
+        "  4; jetzt ausfliegen bringt 1 in deine Sammlung. 5:1L+2ENT: Zug 5 legt links an\n"
+        "  Reihe 1 und nimmt 2 Enten. Spieler: Handgröße, Arten und Drillinge der\n"
+        "  Sammlung, die Sammlung, bekannte Karten der Hand (ohne EUL: hat keine Eule).\n"
+        "Die Regeln in Kürze\n"
+        "  Lege alle Vögel einer Art aus deiner Hand an ein Ende einer Reihe; die Karten\n"
+        "  zwischen ihnen und dem nächsten Vogel dieser Art nimmst du auf die Hand.\n"
+        "  Nimmst du keine, darfst du 2 Karten nachziehen. Dann darfst du einen Schwarm\n"
+        "  ausfliegen lassen: alle Vögel einer Art, ab einem kleinen Schwarm; 1 kommt in\n"
+        "  deine Sammlung (2 bei einem großen), der Rest auf die Ablage. Sieben Arten\n"
+        "  oder zwei Arten mit je drei Vögeln in der Sammlung gewinnen. Ist eine Hand\n"
+        "  leer, endet die Runde: alle Hände auf die Ablage, je 8 neue Karten. Gehen die\n"
+        "  Karten aus, gewinnt die größte Sammlung."
+    ),
+    "terminal.help_species": "Arten:",
+    "terminal.hint.header": (
+        "Tipp (Experte, {simulations} Simulationen): Gewinnchance nach jedem Zug"
+    ),
+    "terminal.hint.footer": "Tippe die Nummer eines Zugs, um ihn zu spielen.",
+    "terminal.hint.missing": (
+        "Kein Tipp: der Experte braucht das Extra batch (NumPy und numba): {command}"
+    ),
+    "terminal.round_over": "Runde {round} ist vorbei",
+    "terminal.round_ender": "{player} hat die Hand geleert und damit die Runde beendet.",
+    "terminal.round_ender_you": "Du hast deine Hand geleert und damit die Runde beendet.",
+    "terminal.discarded": "Von den Händen abgeworfen:",
+    "terminal.discard.all#one": "{count} Karte: {cards}",
+    "terminal.discard.all#other": "{count} Karten: {cards}",
+    "terminal.discard.partly#one": "{count} Karte, bekannt davon: {cards}",
+    "terminal.discard.partly#other": "{count} Karten, bekannt davon: {cards}",
+    "terminal.discard.unseen#one": "{count} Karte, ungesehen",
+    "terminal.discard.unseen#other": "{count} Karten, ungesehen",
+    "terminal.discard.none": "keine Karten",
+    "terminal.collections": "Sammlungen:",
+    "terminal.progress": "{species}/{need_species} Arten, {triples}/{need_triples} Drillinge",
+    "terminal.next_round": "Runde {round}: es gibt {dealer}; es beginnt {player}.",
+    "terminal.game_over": "Spielende",
+    "terminal.standings": "Ergebnis:",
+    "terminal.lasted": "Das Spiel dauerte {turns} in {rounds}.",
+    "terminal.you_leave": "Du verlässt das Spiel.",
+    "terminal.save_ask": "Das Spiel in einer Datei speichern? (ein Pfad, oder Eingabetaste: nein) ",
+    "terminal.saved": "Spiel gespeichert in {path}",
+    "terminal.resume_hint": "Später weiterspielen: cuckoo-rules play --resume {path}",
+    "terminal.cannot_write": "{path} lässt sich nicht schreiben: {error}",
+    "terminal.replay.header": "Wiederholung: Zug {move} von {count}",
+    "terminal.replay.start": "Wiederholung: das Austeilen (Zug 0 von {count})",
+    "terminal.replay.prompt": ("Eingabe: weiter, b: zurück, g N: zu Zug N, q: Ende> "),
+    "terminal.replay.end": "Ende der Aufzeichnung: b geht zurück, g N zu Zug N, q beendet.",
+    "terminal.replay.bad_move": "Keinen Zug {text}: tippe g und eine Zahl von 0 bis {count}.",
+    "terminal.replay.spectator": "als Zuschauer",
+    "terminal.replay.seat": "aus der Sicht von {player}",
+    "terminal.started": (
+        "Startwert {seed}; du bist Spieler {seat}. Tippe hilfe für die Befehle, q zum Aufhören."
+    ),
+    "terminal.resumed": (
+        "Weiter mit {path} bei Zug {move} (Startwert {seed}); du bist Spieler {seat}. Tippe "
+        "hilfe für die Befehle."
+    ),
+    "terminal.interrupted": "Abgebrochen: du verlässt das Spiel.",
+    "terminal.error.read": "{path} lässt sich nicht lesen: {error}",
+    "terminal.error.resume_over": (
+        "{path} enthält ein beendetes Spiel: da ist nichts fortzusetzen (ansehen mit "
+        "cuckoo-rules replay {path})"
+    ),
+    "terminal.error.resume_seats": (
+        "{path} sagt nicht, welcher Platz deiner ist und welche Bots spielten (eine von "
+        "cuckoo-rules play gespeicherte Aufzeichnung nennt die Plätze 'human' und die "
+        "Bot-Angaben): {detail}"
+    ),
+    "terminal.error.resume_options": (
+        "--resume nimmt Spieler, Platz, Bots, Startwert und Regelvarianten aus der "
+        "Aufzeichnung; gib {flags} nicht an"
+    ),
+    "terminal.demo.seed": "Startwert {seed}; noch einmal mit: {command}",
+    "terminal.demo.setup#one": "CuBirds, {count} Spieler. Optionen: {options}",
+    "terminal.demo.setup#other": "CuBirds, {count} Spieler. Optionen: {options}",
+    "terminal.demo.standard": "Standardregeln",
+    "terminal.demo.row": "    Reihe {row}: {cards}",
+    "terminal.demo.collections": "Sammlungen:",
+    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
+    "terminal.demo.piles": "Nachziehstapel {cards}, Ablage {discard}.",
+    "terminal.demo.turn": "Zug {turn} (Runde {round}): {player}, {cards} auf der Hand",
+    "terminal.demo.collection": "    Sammlung: {cards}",
+    "terminal.demo.final": "Sammlungen am Ende:",
+}
+
+RUSSIAN: dict[str, str] = {
+    "terminal.abbr.flamingo": "ФЛА",
+    "terminal.abbr.owl": "СОВ",
+    "terminal.abbr.toucan": "ТУК",
+    "terminal.abbr.duck": "УТК",
+    "terminal.abbr.parrot": "ПОП",
+    "terminal.abbr.magpie": "СОР",
+    "terminal.abbr.reed_warbler": "КАМ",
+    "terminal.abbr.robin": "МАЛ",
+    "terminal.card.flamingo": "фламинго",
+    "terminal.card.owl": "сова",
+    "terminal.card.toucan": "тукан",
+    "terminal.card.duck": "утка",
+    "terminal.card.parrot": "попугай",
+    "terminal.card.magpie": "сорока",
+    "terminal.card.reed_warbler": "камышовка",
+    "terminal.card.robin": "малиновка",
+    "terminal.list_two": "{a} и {b}",
+    "terminal.list_more": "{a}, {b}",
+    "terminal.nothing": "ничего",
+    "terminal.cards#one": "{count} карта",
+    "terminal.cards#few": "{count} карты",
+    "terminal.cards#many": "{count} карт",
+    "terminal.turns#one": "{count} ход",
+    "terminal.turns#few": "{count} хода",
+    "terminal.turns#many": "{count} ходов",
+    "terminal.rounds#one": "{count} раунд",
+    "terminal.rounds#few": "{count} раунда",
+    "terminal.rounds#many": "{count} раундов",
+    "terminal.header": "Раунд {round} · ход {turn} · {state} · колода {draw} · сброс {discard}",
+    "terminal.header_short": "Раунд {round} · ход {turn} · {state} · {draw}/{discard}",
+    "terminal.to_act": "{player}: {phase}",
+    "terminal.phase.lay": "выкладка",
+    "terminal.phase.draw": "добор?",
+    "terminal.phase.flock": "стая?",
+    "terminal.game_over_state": "игра окончена",
+    "terminal.row": "ряд {row}:",
+    "terminal.hand": "Ваша рука ({count}):",
+    "terminal.hand_empty": "Ваша рука пуста.",
+    "terminal.column.hand": "рука",
+    "terminal.column.species": "виды",
+    "terminal.column.triples": "тройки",
+    "terminal.column.collection": "коллекция",
+    "terminal.column.known": "известно в руке",
+    "terminal.holds_none": "нет {species}",
+    "terminal.side_letter.left": "Л",
+    "terminal.side_letter.right": "П",
+    "terminal.do.lay": "выложить {birds} {side} в ряд {row}",
+    "terminal.do.captures": "{lay} и забрать {cards}",
+    "terminal.do.captures_nothing": "{lay}, ничего не забирая",
+    "terminal.do.draw": "взять 2 карты",
+    "terminal.do.no_draw": "не брать карты",
+    "terminal.do.fly": "отправить стаю ({birds}): {home} в коллекцию, {discarded} в сброс",
+    "terminal.do.fly_short": "стая {birds}: {home} в коллекцию, {discarded} в сброс",
+    "terminal.do.no_flock": "не отправлять стаю",
+    "terminal.do.pass": "пропустить",
+    "terminal.side.left": "слева",
+    "terminal.side.right": "справа",
+    "terminal.prompt": "Ход 1-{count} (m: список, помощь, совет, q: выход)> ",
+    "terminal.empty_input": (
+        "Введите номер хода от 1 до {count}; m покажет все ходы с описанием, помощь — "
+        "команды и правила."
+    ),
+    "terminal.no_such_move": "Хода {number} нет: введите число от 1 до {count}.",
+    "terminal.unreadable": (
+        "«{text}» — не ход: введите его номер от 1 до {count} или «помощь» для списка команд."
+    ),
+    "terminal.illegal": "{move}: {reason}.",
+    "terminal.reason.lay_first": (
+        "ход начинается с выкладки (все птицы одного вида из руки на один край ряда)"
+    ),
+    "terminal.reason.not_held": "у вас нет вида «{species}»",
+    "terminal.reason.draw_or_pass": (
+        "после выкладки, которая не забрала карт, можно взять 2 карты или отказаться"
+    ),
+    "terminal.reason.flock_size": "{species}: для стаи нужно {small}, а у вас {held}",
+    "terminal.reason.flock_or_pass": "сейчас можно отправить одну стаю или пропустить",
+    "terminal.reason.over": "игра окончена",
+    "terminal.press_enter": "Нажмите Enter, чтобы продолжить ",
+    "terminal.press_enter_end": "Нажмите Enter, чтобы завершить ",
+    "terminal.press_enter_back": "Нажмите Enter, чтобы вернуться к столу ",
+    "terminal.thinking": "{player} думает...",
+    "terminal.commands.quit": "выход",
+    "terminal.commands.help": "помощь",
+    "terminal.commands.hint": "совет",
+    "terminal.commands.log": "журнал",
+    "terminal.list_title": "Все ходы ({first}-{last} из {count}), номера как под столом:",
+    "terminal.list_prompt": "Enter: дальше, b: стол, или номер хода> ",
+    "terminal.list_prompt_last": "Enter: стол, или номер хода> ",
+    "terminal.log_title": "Что произошло недавно (последнее внизу):",
+    "terminal.log_empty": "Пока ничего не произошло.",
+    "terminal.help": (
+        "Команды (введите и нажмите Enter)\n"
+        "  1, 2, ...   сыграть ход с этим номером (список под столом)\n"
+        "  m или ?     все ходы с описанием, по страницам    журнал   что произошло\n"
+        "  совет       три лучших хода эксперта и шансы на победу после них\n"
+        "  помощь      эта страница      q   выйти (можно сохранить; play --resume)\n"
+        "  Ходы можно вводить и в (английской) нотации: lay owl 0 left, draw, pass.\n"
+        "Экран\n"
+        "  СОВ×3 (3/4 ✓1): 3 совы в руке; малая стая — 3, большая — 4; стая сейчас\n"
+        "  принесла бы 1 карту в коллекцию. 5:1Л+2УТК: ход 5 выкладывает слева в ряд 1\n"
+        "  и забирает 2 утки. Игроки: карт в руке, виды и тройки в коллекции, сама\n"
+        "  коллекция, известные карты в руке (нет СОВ: сов в руке нет).\n"
+        "Правила вкратце\n"
+        "  В свой ход выложите всех птиц одного вида из руки на один край ряда; карты\n"
+        "  между ними и ближайшей птицей того же вида вы забираете в руку. Если вы\n"
+        "  ничего не забрали, можно взять 2 карты. Затем можно отправить одну стаю: всех\n"
+        "  птиц одного вида, если их не меньше малой стаи; 1 идёт в коллекцию (2 за\n"
+        "  большую стаю), остальные в сброс. Побеждает коллекция из семи видов или из\n"
+        "  двух видов по три птицы. Раунд кончается, когда чья-то рука пуста: все руки\n"
+        "  в сброс, каждому 8 новых карт. Когда карты кончаются, побеждает самая\n"
+        "  большая коллекция."
+    ),
+    "terminal.help_species": "Виды:",
+    "terminal.hint.header": (
+        "Совет (эксперт, симуляций: {simulations}): шанс победы после каждого хода"
+    ),
+    "terminal.hint.footer": "Введите номер хода, чтобы сыграть его.",
+    "terminal.hint.missing": (
+        "Совета нет: эксперту нужно дополнение batch (NumPy и numba): {command}"
+    ),
+    "terminal.round_over": "Раунд {round} окончен",
+    "terminal.round_ender": "{player}: рука опустела, и раунд закончился.",
+    "terminal.round_ender_you": "Ваша рука опустела, и раунд закончился.",
+    "terminal.discarded": "Сброшено из рук:",
+    "terminal.discard.all#one": "{count} карта: {cards}",
+    "terminal.discard.all#few": "{count} карты: {cards}",
+    "terminal.discard.all#many": "{count} карт: {cards}",
+    "terminal.discard.partly#one": "{count} карта, из них известны: {cards}",
+    "terminal.discard.partly#few": "{count} карты, из них известны: {cards}",
+    "terminal.discard.partly#many": "{count} карт, из них известны: {cards}",
+    "terminal.discard.unseen#one": "{count} карта, не показана",
+    "terminal.discard.unseen#few": "{count} карты, не показаны",
+    "terminal.discard.unseen#many": "{count} карт, не показаны",
+    "terminal.discard.none": "ни одной карты",
+    "terminal.collections": "Коллекции:",
+    "terminal.progress": "виды {species}/{need_species}, тройки {triples}/{need_triples}",
+    "terminal.next_round": "Раунд {round}: сдаёт {dealer}; первым ходит {player}.",
+    "terminal.game_over": "Игра окончена",
+    "terminal.standings": "Итоги:",
+    "terminal.lasted": "Игра длилась {turns} за {rounds}.",
+    "terminal.you_leave": "Вы выходите из игры.",
+    "terminal.save_ask": "Сохранить игру в файл? (путь или Enter, чтобы пропустить) ",
+    "terminal.saved": "Игра сохранена в {path}",
+    "terminal.resume_hint": "Продолжить позже: cuckoo-rules play --resume {path}",
+    "terminal.cannot_write": "Не удаётся записать {path}: {error}",
+    "terminal.replay.header": "Повтор: ход {move} из {count}",
+    "terminal.replay.start": "Повтор: раздача (ход 0 из {count})",
+    "terminal.replay.prompt": "Enter: дальше, b: назад, g N: к ходу N, q: выход> ",
+    "terminal.replay.end": "Конец записи: b — назад, g N — к ходу N, q — выход.",
+    "terminal.replay.bad_move": "Хода {text} нет: введите g и число от 0 до {count}.",
+    "terminal.replay.spectator": "глазами зрителя",
+    "terminal.replay.seat": "глазами: {player}",
+    "terminal.started": (
+        "Зерно {seed}; вы игрок {seat}. Введите «помощь» для списка команд, q — выход."
+    ),
+    "terminal.resumed": (
+        "Продолжаем {path} с хода {move} (зерно {seed}); вы игрок {seat}. Введите «помощь» "
+        "для списка команд."
+    ),
+    "terminal.interrupted": "Прервано: вы выходите из игры.",
+    "terminal.error.read": "не удаётся прочитать {path}: {error}",
+    "terminal.error.resume_over": (
+        "в {path} законченная игра: продолжать нечего (посмотреть: cuckoo-rules replay {path})"
+    ),
+    "terminal.error.resume_seats": (
+        "в {path} не сказано, какое место ваше и какие боты играли (запись, сохранённая "
+        "cuckoo-rules play, называет места 'human' и описаниями ботов): {detail}"
+    ),
+    "terminal.error.resume_options": (
+        "--resume берёт игроков, место, ботов, зерно и варианты правил из записи; "
+        "не указывайте {flags}"
+    ),
+    "terminal.demo.seed": "Зерно {seed}; повторить: {command}",
+    "terminal.demo.setup#one": "CuBirds, {count} игрок. Настройки: {options}",
+    "terminal.demo.setup#few": "CuBirds, {count} игрока. Настройки: {options}",
+    "terminal.demo.setup#many": "CuBirds, {count} игроков. Настройки: {options}",
+    "terminal.demo.standard": "стандартные правила",
+    "terminal.demo.row": "    ряд {row}: {cards}",
+    "terminal.demo.collections": "Коллекции:",
+    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
+    "terminal.demo.piles": "Колода: {cards}, сброс: {discard}.",
+    "terminal.demo.turn": "Ход {turn} (раунд {round}): {player}, в руке {cards}",
+    "terminal.demo.collection": "    коллекция: {cards}",
+    "terminal.demo.final": "Коллекции в конце:",
+}
+
+PHRASES: dict[str, dict[str, str]] = {"en": ENGLISH, "de": GERMAN, "ru": RUSSIAN}
+"""The terminal front end's phrases, by language."""
