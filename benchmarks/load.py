@@ -116,9 +116,15 @@ async def play_human(
         if document["view"]["phase"] == "game_over":
             tally.finished += 1
             return table
-        if not document["legal_actions"]:  # cannot happen: bots answer before the reply
-            tally.failures.append(f"table {table}: seat {seat} has nothing to do")
-            return table
+        if not document["legal_actions"]:  # the bot plays, in the background: read again
+            if document["status"] != "open":
+                tally.failures.append(f"table {table}: seat {seat} has nothing to do")
+                return table
+            await asyncio.sleep(0.005)
+            document = await request(
+                client(), tally, "GET", f"/api/tables/{table}?after={after}", headers=headers
+            )
+            continue
         body = {"action": rng.choice(document["legal_actions"]), "move": document["move"]}
         document = await request(
             client(),

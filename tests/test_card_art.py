@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import os
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 import pytest
 
 import cuckoo_rules
 from cuckoo_rules import SPECIES, Species
+from tests.browser import chromium_path, unavailable
 
 if TYPE_CHECKING:
     from playwright.sync_api import Route
@@ -183,19 +182,6 @@ def test_the_text_needs_no_web_font(root: ET.Element) -> None:
 
 
 # --------------------------------------------------------------------------- rendered
-
-
-def unavailable(reason: str) -> NoReturn:
-    """Skip, or fail when ``CUCKOO_REQUIRE_BROWSER=1`` says the browser must be there."""
-    if os.environ.get("CUCKOO_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{reason}, and CUCKOO_REQUIRE_BROWSER=1 requires the browser tests")
-    pytest.skip(reason)
-
-
-def chromium_path() -> str | None:
-    if Path("/usr/bin/chromium").is_file():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium")
 
 
 def test_every_symbol_renders_as_a_distinct_card_in_chromium() -> None:

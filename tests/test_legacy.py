@@ -4,7 +4,7 @@
 two records saved by ``cuckoo-rules play --save``, the database of a ``cuckoo-rules
 serve`` with three tables, the token of each table's seat 0, and the state (a version 1
 document) that 0.1 reached by replaying each of them. The database is only ever opened
-as a copy: opening it upgrades it to the current schema version (3).
+as a copy: opening it upgrades it to the current schema version (4).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import hashlib
 import json
 import shutil
 import sqlite3
+import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -108,15 +109,21 @@ def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> 
         record = cr.GameRecord(setup.options, setup.seed, table.actions)
         assert cr.records.final_state(record) == _final(setup.id), setup.id
         assert setup.options.refill_trigger == "capture"
-    assert _user_version(legacy_db) == SCHEMA_VERSION == 3
+    assert _user_version(legacy_db) == SCHEMA_VERSION == 4
     for table in tables:  # made before commitments: no salt; all open until replayed
         assert table.setup.salt is None
         assert table.status == "open"
+        # Not in the lobby, no rematch, and every human seat claimed (its token was given).
+        assert not table.setup.lobby
+        assert table.rematch is None
+        assert table.claimed == tuple(
+            i for i, kind in enumerate(table.setup.seats) if kind == "human"
+        )
     after = _stored_options(legacy_db)
     for table_id, options in before.items():  # the same options, refill_trigger added
         assert after[table_id] == {**options, "refill_trigger": "capture"}
         assert list(after[table_id]) == list(cr.GameOptions(num_players=2).to_json())
-    reopened = SQLiteStore(legacy_db)  # a second opening finds version 3: nothing to do
+    reopened = SQLiteStore(legacy_db)  # a second opening finds version 4: nothing to do
     try:
         assert reopened.tables() == tables
     finally:
@@ -139,14 +146,16 @@ def test_the_upgrade_is_one_transaction(legacy_db: Path) -> None:
 
 
 def test_a_database_of_a_newer_version_is_refused(legacy_db: Path) -> None:
+    newer = SCHEMA_VERSION + 1
     with closing(sqlite3.connect(legacy_db)) as db:
-        db.execute("PRAGMA user_version = 4")
+        db.execute(f"PRAGMA user_version = {newer}")
     before = _stored_options(legacy_db)
-    with pytest.raises(StorageError, match="database schema version 4 is newer than this"):
+    message = f"database schema version {newer} is newer than this"
+    with pytest.raises(StorageError, match=message):
         SQLiteStore(legacy_db)
-    with pytest.raises(StorageError, match="database schema version 4 is newer than this"):
+    with pytest.raises(StorageError, match=message):
         create_app(legacy_db)
-    assert _user_version(legacy_db) == 4
+    assert _user_version(legacy_db) == newer
     assert _stored_options(legacy_db) == before
 
 
@@ -192,7 +201,18 @@ def test_the_server_serves_the_legacy_tables_and_plays_on(legacy_db: Path) -> No
         answer = client.post(url, headers=_bearer(TOKENS[HUMAN_TO_DRAW]), json=body)
         assert answer.status_code == 200, answer.text
         view = cr.decode_view(answer.json()["view"])
-        assert view.hand_sizes[0] == sum(state.hands[0]) + 2 or view.turn > state.turn
+        assert view.hand_sizes[0] == sum(state.hands[0]) + 2  # the answer: the draw only
+        # The bots answer in the background, until the human is to act again.
+        deadline = time.monotonic() + 60
+        while True:
+            document = client.get(
+                f"/api/tables/{HUMAN_TO_DRAW}", headers=_bearer(TOKENS[HUMAN_TO_DRAW])
+            ).json()
+            if document["legal_actions"] or document["status"] != "open":
+                break
+            assert time.monotonic() < deadline, "the bots did not answer"
+            time.sleep(0.02)
+        view = cr.decode_view(document["view"])
 
     store = SQLiteStore(legacy_db)  # the move and the bots' answers are stored
     try:

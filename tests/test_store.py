@@ -30,7 +30,9 @@ from cuckoo_rules import Draw, FlyHome, GameOptions, Lay, Pass, Side, Species
 from cuckoo_rules.actions import Action
 from cuckoo_rules.web.store import (
     SCHEMA_VERSION,
+    LobbyEntry,
     MoveTaken,
+    SeatState,
     SQLiteStore,
     StorageError,
     StorageUnavailable,
@@ -146,6 +148,7 @@ def setup(table_id: str = "t1", *, client: str = "10.0.0.1", **changes: Any) -> 
         "seed_source": "request",
         "names": ("Ada", "", "Grace Hopper ✈"),
         "client": client,
+        "lobby": True,
     }
     fields.update(changes)
     return TableSetup(**fields)
@@ -304,6 +307,148 @@ def test_threads_race_for_one_move(store: Store) -> None:
     assert sorted(results) == ["taken"] * 19 + ["won"]
     winner = results.index("won")
     assert store.actions("t1", 3) == [(ACTIONS[winner % len(ACTIONS)], f"thread {winner}")]
+
+
+def test_seats_round_trip(backend: Backend, store: Store) -> None:
+    store.add_table(setup("t1"), 1.0, claimed=[0])
+    store.add_table(setup("t2", lobby=False, names=()), 2.0)
+    first = store.table("t1")
+    assert first is not None
+    assert first.setup == setup("t1")
+    assert (first.claimed, first.rematch) == ((0,), None)
+    second = store.table("t2")
+    assert second is not None
+    assert (second.setup.lobby, second.setup.names, second.claimed) == (False, (), ())
+    assert store.seats("t1") == SeatState(("a" * 64, None, "b" * 64), setup().names, (0,), None)
+    assert store.seats("nope") is None
+    backend.close(store)
+    assert backend.open().table("t1") == first
+
+
+def test_claim_seat(store: Store) -> None:
+    store.add_table(setup(), 1.0, claimed=[0])
+    assert store.claim_seat("t1", 2) is True
+    assert store.claim_seat("t1", 2) is False  # claimed already: nothing changes
+    assert store.claim_seat("t1", 0) is False
+    seats = store.seats("t1")
+    assert seats is not None
+    assert seats.claimed == (0, 2)
+    assert seats.token_hashes == ("a" * 64, None, "b" * 64)  # a claim keeps the token
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.claim_seat("nope", 0)
+
+
+def test_join_seat_replaces_the_token_once(store: Store) -> None:
+    store.add_table(setup(names=()), 1.0, claimed=[0])
+    assert store.join_seat("t1", 2, "c" * 64, "Ann") is True
+    assert store.seats("t1") == SeatState(("a" * 64, None, "c" * 64), ("", "", "Ann"), (0, 2), None)
+    # The seat is taken now: a second join changes nothing.
+    assert store.join_seat("t1", 2, "d" * 64, "Bob") is False
+    assert store.join_seat("t1", 0, "d" * 64, "Bob") is False
+    stored = store.table("t1")
+    assert stored is not None
+    assert stored.setup.token_hashes == ("a" * 64, None, "c" * 64)
+    assert stored.setup.names == ("", "", "Ann")
+    with pytest.raises(StorageError, match="not a human seat"):
+        store.join_seat("t1", 1, "d" * 64, "Bot")
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.join_seat("nope", 0, "d" * 64, "")
+
+
+def test_threads_race_for_one_seat(store: Store) -> None:
+    store.add_table(setup(), 1.0, claimed=[0])
+    start = threading.Barrier(12)
+    won: list[int] = []
+
+    def join(thread: int) -> None:
+        start.wait()
+        if store.join_seat("t1", 2, f"{thread:064x}", f"player {thread}"):
+            won.append(thread)
+
+    threads = [threading.Thread(target=join, args=(n,)) for n in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1
+    seats = store.seats("t1")
+    assert seats is not None
+    assert seats.token_hashes[2] == f"{won[0]:064x}"
+    assert seats.names[2] == f"player {won[0]}"
+
+
+def test_add_rematch_once(backend: Backend, store: Store) -> None:
+    store.add_table(setup("t1"), 1.0, claimed=[0, 2])
+    store.set_status("t1", "over")
+    assert store.add_rematch("t1", setup("t2", seed=5), 2.0, [0, 2]) == "t2"
+    # Asked again (another seat, another process): the first rematch, nothing stored.
+    assert store.add_rematch("t1", setup("t3", seed=6), 3.0, [0]) == "t2"
+    assert store.table("t3") is None
+    old, new = store.table("t1"), store.table("t2")
+    assert old is not None
+    assert new is not None
+    assert old.rematch == "t2"
+    assert new == StoredTable(setup("t2", seed=5), (), (), "open", 2.0, (0, 2), None)
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.add_rematch("nope", setup("t4"), 4.0)
+    with pytest.raises(StorageError, match="stored already"):
+        store.add_rematch("t2", setup("t1"), 4.0)  # the new id is taken: nothing changes
+    again = store.table("t2")
+    assert again is not None
+    assert again.rematch is None
+
+
+def test_threads_race_for_one_rematch(store: Store) -> None:
+    store.add_table(setup("t1"), 1.0)
+    store.set_status("t1", "over")
+    start = threading.Barrier(10)
+    answers: list[str] = [""] * 10
+
+    def rematch(thread: int) -> None:
+        start.wait()
+        answers[thread] = store.add_rematch("t1", setup(f"r{thread}"), 2.0)
+
+    threads = [threading.Thread(target=rematch, args=(n,)) for n in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(answers)) == 1
+    assert [t.setup.id for t in store.tables()] == ["t1", answers[0]]
+
+
+def test_lobby_lists_open_tables_with_a_free_seat_newest_first(store: Store) -> None:
+    store.add_table(setup("old"), 100.0, claimed=[0])
+    store.add_table(setup("full"), 200.0, claimed=[0, 2])  # no free seat
+    store.add_table(setup("private", lobby=False), 300.0, claimed=[0])  # not in the lobby
+    store.add_table(setup("over"), 400.0, claimed=[0])
+    store.set_status("over", "over")
+    store.add_table(setup("new"), 500.0)  # nobody claimed: both human seats free
+    store.add_table(setup("same second"), 500.25, claimed=[2])
+    entries = store.lobby()
+    assert [e.setup.id for e in entries] == ["same second", "new", "old"]
+    assert [e.free for e in entries] == [(0,), (0, 2), (2,)]
+    assert entries[2] == LobbyEntry(setup("old"), (0,), "1970-01-01T00:01:40+00:00")
+    assert [e.setup.id for e in store.lobby(limit=2)] == ["same second", "new"]
+    store.join_seat("old", 2, "c" * 64, "Ann")  # now full
+    assert [e.setup.id for e in store.lobby()] == ["same second", "new"]
+
+
+def test_a_damaged_claimed_column_is_reported(backend: Backend, store: Store) -> None:
+    store.add_table(setup(), 1.0)
+    for bad in ("[1]", "[2, 0]", "[0, 0]", "[7]", '"0"', "{"):
+        if backend.kind == "sqlite":
+            db = sqlite3.connect(backend.where)
+            with db:
+                db.execute("UPDATE tables SET claimed = ?", (bad,))
+            db.close()
+        else:
+            import psycopg
+
+            with psycopg.connect(backend.where, autocommit=True) as conn:
+                conn.execute("UPDATE tables SET claimed = %s", (bad,))
+        with pytest.raises(StorageError, match="table 't1': claimed: "):
+            store.table("t1")
 
 
 # --------------------------------------------------------------------------- PostgreSQL
@@ -692,3 +837,182 @@ def test_sqlite_full_disk(tmp_path: Path) -> None:
         assert store.actions("t1", 1) == [(ACTIONS[1], big)]
     finally:
         store.close()
+
+
+# The schemas of the versions before 4, as those releases wrote them.
+V2_TABLES = """
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY, options TEXT NOT NULL, seed TEXT NOT NULL, seats TEXT NOT NULL,
+    bot_seed TEXT NOT NULL, token_hashes TEXT NOT NULL, created TEXT NOT NULL
+);
+CREATE TABLE actions (
+    table_id TEXT NOT NULL REFERENCES tables (id), idx INTEGER NOT NULL,
+    action TEXT NOT NULL, PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+"""
+V3_TABLES = """
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY, options TEXT NOT NULL, seed TEXT NOT NULL, seats TEXT NOT NULL,
+    bot_seed TEXT NOT NULL, token_hashes TEXT NOT NULL, created TEXT NOT NULL, salt TEXT,
+    seed_source TEXT NOT NULL DEFAULT 'server', names TEXT NOT NULL DEFAULT '[]',
+    client TEXT NOT NULL DEFAULT '', status TEXT NOT NULL DEFAULT 'open',
+    updated REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE actions (
+    table_id TEXT NOT NULL REFERENCES tables (id), idx INTEGER NOT NULL,
+    action TEXT NOT NULL, note TEXT, PRIMARY KEY (table_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX tables_status ON tables (status, client);
+"""
+OLD_SEATS = '["human", "greedy", "human"]'
+OLD_HASHES = '["' + "a" * 64 + '", null, "' + "b" * 64 + '"]'
+
+
+def old_file(path: Path, version: int, seats: str = OLD_SEATS) -> None:
+    """Write a SQLite file of schema ``version`` (2 or 3) with one table and two actions."""
+    import json
+
+    from cuckoo_rules import encode_action
+
+    options = json.dumps(GameOptions(3).to_json())
+    db = sqlite3.connect(path)
+    with db:
+        db.executescript(V2_TABLES if version == 2 else V3_TABLES)
+        columns = "id, options, seed, seats, bot_seed, token_hashes, created"
+        values: list[object] = [
+            "t1",
+            options,
+            "17",
+            seats,
+            "99",
+            OLD_HASHES,
+            "2024-05-01T10:00:00+00:00",
+        ]
+        if version == 3:
+            columns += ", salt, seed_source, names, client, status, updated"
+            values += ["00ff" * 8, "request", '["Ada", "", ""]', "10.0.0.1", "open", 1234.5]
+        marks = ", ".join("?" * len(values))
+        db.execute(f"INSERT INTO tables ({columns}) VALUES ({marks})", values)
+        for index, action in enumerate(ACTIONS[:2]):
+            db.execute(
+                "INSERT INTO actions (table_id, idx, action) VALUES (?, ?, ?)",
+                ("t1", index, json.dumps(encode_action(action))),
+            )
+        db.execute(f"PRAGMA user_version = {version}")
+    db.close()
+
+
+def user_version(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+    finally:
+        db.close()
+    return int(version)
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_sqlite_upgrades_an_older_file_in_place(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "old.db"
+    old_file(path, version)
+    store = SQLiteStore(path)
+    try:
+        stored = store.table("t1")
+        assert stored is not None
+        assert stored.actions == ACTIONS[:2]
+        assert stored.setup.seed == 17
+        assert stored.setup.seats == ("human", "greedy", "human")
+        assert stored.setup.token_hashes == ("a" * 64, None, "b" * 64)
+        # Version 4's columns: not in the lobby, no rematch, every human seat claimed.
+        assert (stored.setup.lobby, stored.rematch, stored.claimed) == (False, None, (0, 2))
+        if version == 3:  # and version 3's columns are kept
+            assert (stored.setup.salt, stored.setup.seed_source) == ("00ff" * 8, "request")
+            assert (stored.setup.names, stored.updated) == (("Ada", "", ""), 1234.5)
+        else:
+            assert (stored.setup.salt, stored.setup.names, stored.status) == (None, (), "open")
+        assert store.lobby() == []
+        store.add_action("t1", 2, ACTIONS[2], 2000.0)  # and it plays on
+        assert store.join_seat("t1", 2, "c" * 64, "Bob") is False  # claimed: not free
+    finally:
+        store.close()
+    assert user_version(path) == SCHEMA_VERSION == 4
+    again = SQLiteStore(path)  # a second opening has nothing to upgrade
+    try:
+        assert again.actions("t1", 0)[2] == (ACTIONS[2], None)
+    finally:
+        again.close()
+
+
+def test_sqlite_upgrade_of_a_damaged_file_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old_file(path, 3, seats='["human", 7]')
+
+    def rows() -> list[Any]:
+        db = sqlite3.connect(path)
+        try:
+            return db.execute("SELECT * FROM tables").fetchall()
+        finally:
+            db.close()
+
+    before = rows()
+    message = "table 't1': seats: .*left as it was, at schema version 3"
+    with pytest.raises(StorageError, match=message):
+        SQLiteStore(path)
+    assert user_version(path) == 3
+    db = sqlite3.connect(path)
+    try:
+        columns = [row[1] for row in db.execute("PRAGMA table_info(tables)")]
+    finally:
+        db.close()
+    assert "claimed" not in columns  # the transaction was rolled back, columns and all
+    assert rows() == before
+
+
+V1_POSTGRES = (
+    "CREATE TABLE cuckoo_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE tables (
+        id TEXT PRIMARY KEY, options TEXT NOT NULL, seed TEXT NOT NULL, seats TEXT NOT NULL,
+        bot_seed TEXT NOT NULL, token_hashes TEXT NOT NULL, created TIMESTAMPTZ NOT NULL,
+        salt TEXT, seed_source TEXT NOT NULL DEFAULT 'server',
+        names TEXT NOT NULL DEFAULT '[]', client TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'open', updated DOUBLE PRECISION NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE actions (
+        table_id TEXT NOT NULL REFERENCES tables (id), idx INTEGER NOT NULL,
+        action TEXT NOT NULL, note TEXT, PRIMARY KEY (table_id, idx)
+    )""",
+    "CREATE INDEX tables_status ON tables (status, client)",
+    "INSERT INTO cuckoo_meta VALUES ('schema_version', '1')",
+)
+
+
+def test_postgres_upgrades_a_database_of_version_1(postgres_url: str) -> None:
+    import json
+
+    import psycopg
+
+    from cuckoo_rules.web.pgstore import SCHEMA_VERSION as PG_VERSION
+    from cuckoo_rules.web.pgstore import PostgresStore
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        for statement in V1_POSTGRES:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO tables (id, options, seed, seats, bot_seed, token_hashes, created, "
+            "names) VALUES ('t1', %s, '17', %s, '99', %s, now(), %s)",
+            (json.dumps(GameOptions(3).to_json()), OLD_SEATS, OLD_HASHES, '["Ada", "", ""]'),
+        )
+    store = PostgresStore(postgres_url)
+    try:
+        stored = store.table("t1")
+        assert stored is not None
+        assert (stored.setup.lobby, stored.rematch, stored.claimed) == (False, None, (0, 2))
+        assert stored.setup.names == ("Ada", "", "")
+        assert store.claim_seat("t1", 0) is False
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url) as conn:
+        row = conn.execute("SELECT value FROM cuckoo_meta").fetchone()
+    assert row == (str(PG_VERSION),)
+    assert PG_VERSION == 2
+    PostgresStore(postgres_url).close()  # opened again: nothing to do

@@ -53,6 +53,7 @@ from cuckoo_rules.web.guard import (
     HttpGuard,
 )
 from tests.servers import serve
+from tests.test_web_api import wait_for_people
 
 LOCAL = "http://127.0.0.1"  # a host the server answers to (loopback only, by default)
 JSON_BODY = {"Content-Type": "application/json"}
@@ -433,12 +434,27 @@ def assert_short_echo(response: Any, status: int) -> None:
 def test_long_paths_and_table_ids_are_not_echoed(client: TestClient, db: Path) -> None:
     table = new_table(client)
     token = bearer(table["tokens"]["0"])
+    wait_for_people(client, table["table"])  # the bot's moves, in the background, first
     before = row_counts(db)
     cases: list[tuple[str, str, dict[str, Any], int]] = [
         ("GET", f"/api/tables/{MARKER}", {}, 404),
         ("GET", f"/api/tables/{MARKER}", {"headers": token}, 404),
         ("POST", f"/api/tables/{MARKER}/actions", {"json": {}, "headers": token}, 404),
         ("GET", f"/api/tables/{MARKER}/hint", {"headers": token}, 404),
+        ("GET", f"/api/tables/{MARKER}/stream", {"headers": token}, 404),
+        ("POST", f"/api/tables/{MARKER}/join", {"json": {"name": "a"}}, 404),
+        ("POST", f"/api/tables/{MARKER}/rematch", {"json": {}, "headers": token}, 404),
+        ("GET", f"/api/phrases/{MARKER}", {}, 404),
+        ("GET", f"/api/tables/{table['table']}?lang={MARKER}", {}, 400),
+        ("GET", f"/api/tables/{table['table']}/stream?lang={MARKER}", {}, 400),
+        (
+            "GET",
+            f"/api/tables/{table['table']}/stream",
+            {"headers": {"Last-Event-ID": MARKER}},
+            400,
+        ),
+        ("POST", f"/api/tables/{table['table']}/join", {"json": {"name": MARKER}}, 400),
+        ("POST", "/api/tables", {"json": {"seats": ["human", "random"], "names": [MARKER]}}, 400),
         ("GET", f"/{MARKER}", {}, 404),
         ("GET", f"/static/{MARKER}", {}, 404),
         ("PUT", f"/api/tables/{MARKER}", {"json": {}}, 405),
@@ -628,6 +644,18 @@ class AsgiServer:
         reply = await asyncio.wait_for(self._replies.get(), TIMEOUT)
         assert reply["type"] == "lifespan.shutdown.complete", reply
         await asyncio.wait_for(self._lifespan, TIMEOUT)
+
+    def idle(self) -> None:
+        """Let the application run until no table's bots play in the background."""
+
+        async def wait() -> None:
+            loops = self.app.state.api.bot_loops
+            deadline = time.monotonic() + TIMEOUT
+            while loops and time.monotonic() < deadline:
+                await asyncio.sleep(0.002)
+            assert not loops, f"the bots of {list(loops)} did not finish in {TIMEOUT} s"
+
+        self.loop.run_until_complete(wait())
 
     def request(
         self,
@@ -821,6 +849,10 @@ TEMPLATES = [
     "/api/tables/{}/actions",
     "/api/tables/{}/actions",
     "/api/tables/{}/hint",
+    "/api/tables/{}/join",
+    "/api/tables/{}/rematch",
+    "/api/lobby",
+    "/api/phrases/{}",
     "/api/tables/{}/actions/{}",
     "/api/tables/{}/../{}",
     "/static/{}",
@@ -860,6 +892,10 @@ SANE_TEMPLATES = [
     "/api/tables/{}/actions",
     "/api/tables/{}/actions",
     "/api/tables/{}/hint",
+    "/api/tables/{}/join",
+    "/api/tables/{}/rematch",
+    "/api/lobby",
+    "/api/phrases/de",
     "/api/meta",
     "/",
 ]
@@ -1002,6 +1038,7 @@ def test_fuzz_every_endpoint(db: Path) -> None:
             if request.length is not None:
                 length = str(len(body)) if request.length == "right" else request.length
                 headers.append((b"content-length", length.encode()))
+            server.idle()  # bots play in the background: their moves are not this request's
             before = counts()
             answer = server.request(request.method, fill(request.target), headers, chunks)
             sent += 1

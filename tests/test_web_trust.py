@@ -29,7 +29,14 @@ from cuckoo_rules.web import tables as web_tables
 from cuckoo_rules.web.bots import BotJob, ProcessBotRunner, ThreadBotRunner
 from cuckoo_rules.web.store import SQLiteStore, StoreInUse
 from cuckoo_rules.web.tables import FINISHED_KEPT, Lobby, parse_new_table
-from tests.test_web_api import bearer, create, local_client, row_counts, stored
+from tests.test_web_api import (
+    bearer,
+    create,
+    local_client,
+    row_counts,
+    stored,
+    wait_for_people,
+)
 
 # --------------------------------------------------------------------------- fair deals
 
@@ -164,6 +171,7 @@ def test_a_bot_that_overruns_is_stopped_tried_again_then_replaced(tmp_path: Path
     start = time.monotonic()
     with local_client(db, bot_runner=runner) as client:
         table, tokens = create(client, ["human", "greedy"], seed=0)  # seat 1 starts
+        wait_for_people(client, table)  # the bot plays in the background
         elapsed = time.monotonic() - start
         document = client.get(f"/api/tables/{table}", headers=bearer(tokens["0"])).json()
     assert document["view"]["current_player"] == 0
@@ -181,7 +189,9 @@ def test_bots_think_outside_the_event_loop(tmp_path: Path) -> None:
         answers: list[float] = []
 
         def slow_table() -> None:
-            create(client, ["human", "ismcts:iterations=3000", "ismcts:iterations=3000"], seed=2)
+            seats = ["human", "ismcts:iterations=3000", "ismcts:iterations=3000"]
+            table, _ = create(client, seats, seed=2)
+            wait_for_people(client, table)  # the bots think in the background
 
         thread = threading.Thread(target=slow_table)
         thread.start()

@@ -149,7 +149,14 @@ class BotRunner(abc.ABC):
 
     def is_inline(self, job: BotJob) -> bool:
         """Whether this runner decides ``job`` in the caller's thread (:data:`INLINE_KINDS`)."""
-        return self._decide is decide and _spec(job.spec).kind in INLINE_KINDS
+        return self.decides_inline(job.spec)
+
+    def decides_inline(self, spec: str) -> bool:
+        """Whether this runner decides for the bot ``spec`` itself (:data:`INLINE_KINDS`).
+
+        Those decisions take a fraction of a millisecond: nobody is shown "thinking".
+        """
+        return self._decide is decide and _spec(spec).kind in INLINE_KINDS
 
     def decide_here(self, job: BotJob, name: str = "") -> Decision:
         """Decide a job in the calling thread: for the :data:`INLINE_KINDS` (and tests).

@@ -7,19 +7,22 @@ once and several server processes, on one machine or several behind a load balan
 share one database (:attr:`PostgresStore.shared` is ``True``). ``cuckoo-rules serve --db
 postgresql://user@host/db`` opens one (:func:`~cuckoo_rules.web.store.open_store`).
 
-The tables have the columns and the meaning of the SQLite file's (schema version 3, see
+The tables have the columns and the meaning of the SQLite file's (schema version 4, see
 :mod:`cuckoo_rules.web.store`), with PostgreSQL's types: the JSON documents and the big
-decimal seeds are ``TEXT`` as there, ``updated`` is ``DOUBLE PRECISION`` and ``created``
-a ``TIMESTAMPTZ``. They are created in the first schema of the connection's
-``search_path`` when missing (choose another schema with ``?options=-csearch_path%3Dname``
-in the URL). The version of this schema, :data:`SCHEMA_VERSION`, is kept in a small
-table of its own::
+decimal seeds are ``TEXT`` as there, ``updated`` is ``DOUBLE PRECISION``, ``created`` a
+``TIMESTAMPTZ`` and ``lobby`` a ``BOOLEAN``. They are created in the first schema of the
+connection's ``search_path`` when missing (choose another schema with
+``?options=-csearch_path%3Dname`` in the URL). The version of this schema,
+:data:`SCHEMA_VERSION`, is kept in a small table of its own::
 
     CREATE TABLE cuckoo_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    -- one row: ('schema_version', '1')
+    -- one row: ('schema_version', '2')
 
 A database of a newer version is refused (:class:`~cuckoo_rules.web.store.StorageError`),
-as is one holding a ``tables`` table that this module did not create.
+as is one holding a ``tables`` table that this module did not create. A database of
+version 1 is upgraded when a store opens it, in one transaction (under the same lock
+as the creation): its tables get the columns ``lobby``, ``claimed`` and ``rematch``, every
+human seat of a table counting as claimed (its tokens were all handed out).
 
 Moves: :meth:`PostgresStore.add_action` stores move ``N`` of a table in one transaction
 that first locks the table's row (``SELECT ... FOR UPDATE``), then counts the table's
@@ -41,6 +44,12 @@ broken one, so the store recovers by itself once the server is back: the next ca
 succeeds. One case is in doubt: if the connection is lost while the server commits, the
 write may have been stored; writing it again then gives ``MoveTaken`` (or
 ``StorageError`` for a table), and the server catches up by reading the actions.
+
+Seats: a claim, a join and a rematch (:meth:`PostgresStore.claim_seat`,
+:meth:`~PostgresStore.join_seat`, :meth:`~PostgresStore.add_rematch`) each lock the
+table's row too, change it only if the seat is still free (the rematch only if there is
+none yet), and send ``NOTIFY cuckoo_moves, '<table_id>:seats'``, which the listeners
+report as the index :data:`SEATS_CHANGED`.
 """
 
 from __future__ import annotations
@@ -57,16 +66,27 @@ from ..actions import Action
 from ..codec import encode_action
 from ..errors import needs_extra
 from .store import (
+    LOBBY_LIMIT,
+    SEATS_CHANGED,
     TABLE_COLUMNS,
+    LobbyEntry,
     MoveTaken,
+    SeatState,
     Status,
     StorageError,
     StorageUnavailable,
     Store,
     StoredTable,
     TableSetup,
+    claimed_text,
     decode_actions,
+    decode_claimed,
+    decode_seat_state,
+    decode_seats,
     decode_table,
+    human_seats,
+    joined_row,
+    lobby_entries,
     setup_row,
 )
 
@@ -78,17 +98,21 @@ try:
 except ModuleNotFoundError as error:
     raise needs_extra(__name__, "postgres", error) from error
 
-__all__ = ["CHANNEL", "SCHEMA_VERSION", "PostgresStore"]
+__all__ = ["CHANNEL", "SCHEMA_VERSION", "SEATS_CHANGED", "PostgresStore"]
+# SEATS_CHANGED (from .store): the index listen() reports for a change of a table's seats.
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the PostgreSQL schema this module writes (in ``cuckoo_meta``).
 
-Version 1 has the columns and the meaning of the SQLite file's version 3. The two numbers
-are independent: each database kind counts its own upgrades.
+Version 1 had the columns and the meaning of the SQLite file's version 3; version 2 has
+those of its version 4 (names, lobby, claimed seats, rematch). The two numbers are
+independent: each database kind counts its own upgrades.
 """
 
 CHANNEL = "cuckoo_moves"
-"""The ``NOTIFY`` channel of stored moves; each payload is ``"<table_id>:<index>"``."""
+"""The ``NOTIFY`` channel of stored moves; each payload is ``"<table_id>:<index>"`` (or
+``"<table_id>:seats"`` when a table's seats changed)."""
+
 
 _log = logging.getLogger(__name__)
 
@@ -116,7 +140,10 @@ _SCHEMA = (
         names TEXT NOT NULL DEFAULT '[]',
         client TEXT NOT NULL DEFAULT '',
         status TEXT NOT NULL DEFAULT 'open',
-        updated DOUBLE PRECISION NOT NULL DEFAULT 0
+        updated DOUBLE PRECISION NOT NULL DEFAULT 0,
+        lobby BOOLEAN NOT NULL DEFAULT FALSE,
+        claimed TEXT NOT NULL DEFAULT '[]',
+        rematch TEXT
     )
     """,
     """
@@ -129,6 +156,15 @@ _SCHEMA = (
     )
     """,
     "CREATE INDEX IF NOT EXISTS tables_status ON tables (status, client)",
+    "CREATE INDEX IF NOT EXISTS tables_lobby ON tables (lobby, status)",
+)
+
+# What version 2 adds to a database of version 1.
+_UPGRADE_1 = (
+    "ALTER TABLE tables ADD COLUMN lobby BOOLEAN NOT NULL DEFAULT FALSE",
+    "ALTER TABLE tables ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE tables ADD COLUMN rematch TEXT",
+    "CREATE INDEX IF NOT EXISTS tables_lobby ON tables (lobby, status)",
 )
 
 # SQLSTATEs that are not OperationalErrors but mean "not now" all the same.
@@ -268,9 +304,31 @@ class PostgresStore(Store):
                         "INSERT INTO cuckoo_meta VALUES ('schema_version', %s)",
                         (str(SCHEMA_VERSION),),
                     )
+                elif version == 1:
+                    self._upgrade_from_1(conn)
         finally:
             if not conn.closed:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+
+    def _upgrade_from_1(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        """Bring a database of version 1 to version 2 (in the caller's transaction)."""
+        for statement in _UPGRADE_1:
+            conn.execute(statement)
+        for table_id, seats in conn.execute("SELECT id, seats FROM tables").fetchall():
+            try:
+                claimed = human_seats(seats)
+            except StorageError as error:
+                raise StorageError(
+                    f"{self.where}: table {table_id!r}: {error} (the database is left as it "
+                    "was, at schema version 1)"
+                ) from None
+            conn.execute(
+                "UPDATE tables SET claimed = %s WHERE id = %s", (claimed_text(claimed), table_id)
+            )
+        conn.execute(
+            "UPDATE cuckoo_meta SET value = %s WHERE key = 'schema_version'",
+            (str(SCHEMA_VERSION),),
+        )
 
     def _version(self, conn: psycopg.Connection[tuple[Any, ...]]) -> int | None:
         """The schema version of the database; ``None`` if it has no cuckoo tables."""
@@ -303,10 +361,10 @@ class PostgresStore(Store):
                 f"{self.where}: database schema version {version} is newer than this "
                 f"version of cuckoo-rules reads ({SCHEMA_VERSION})"
             )
-        if version is not None and version < SCHEMA_VERSION:  # none exists yet
+        if version is not None and version < 1:  # no such version was ever written
             raise StorageError(
                 f"{self.where}: database schema version {version} is older than this "
-                f"version of cuckoo-rules knows how to upgrade ({SCHEMA_VERSION})"
+                f"version of cuckoo-rules knows how to upgrade (1 to {SCHEMA_VERSION})"
             )
 
     def _unavailable_error(self, error: psycopg.Error) -> StorageUnavailable:
@@ -349,22 +407,142 @@ class PostgresStore(Store):
             listener.stop()
         self._pool.close()
 
-    def add_table(self, setup: TableSetup, updated: float) -> None:
+    def add_table(self, setup: TableSetup, updated: float, claimed: Sequence[int] = ()) -> None:
         """Store a new table (status ``"open"``, created at ``updated``) and commit.
+
+        Args:
+            setup: The table's setup.
+            updated: The time of its creation (Unix time).
+            claimed: The human seats claimed from the start (the creator's).
 
         Raises:
             StorageError: If a table with this id exists.
             StorageUnavailable: If the database cannot take the write (nothing stored).
         """
         with self._connection() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO tables ({TABLE_COLUMNS}, created) VALUES "
-                    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'open', %s, to_timestamp(%s))",
-                    (*setup_row(setup), updated, updated),
-                )
-            except pg_errors.UniqueViolation as error:
-                raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
+            self._insert(conn, setup, updated, claimed)
+
+    @staticmethod
+    def _insert(
+        conn: psycopg.Connection[tuple[Any, ...]],
+        setup: TableSetup,
+        updated: float,
+        claimed: Sequence[int],
+    ) -> None:
+        try:
+            conn.execute(
+                f"INSERT INTO tables ({TABLE_COLUMNS}, created) VALUES "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'open', %s, %s, NULL, "
+                "to_timestamp(%s))",
+                (*setup_row(setup), updated, claimed_text(claimed), updated),
+            )
+        except pg_errors.UniqueViolation as error:
+            raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
+
+    @staticmethod
+    def _locked_seats(conn: psycopg.Connection[tuple[Any, ...]], table_id: str) -> tuple[Any, ...]:
+        """Lock a table's row; its seats, token hashes, names, claims and rematch."""
+        row = conn.execute(
+            "SELECT seats, token_hashes, names, claimed, rematch FROM tables "
+            "WHERE id = %s FOR UPDATE",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            raise StorageError(f"no table {table_id!r}")
+        return tuple(row)
+
+    def claim_seat(self, table_id: str, seat: int) -> bool:
+        """Record that a human seat is claimed (its token was used), notify, and commit.
+
+        Returns:
+            Whether it was claimed now: ``False`` if it was already (nothing changed).
+
+        Raises:
+            StorageError: If there is no such table.
+            StorageUnavailable: If the database cannot take the write (nothing stored).
+        """
+        with self._connection() as conn, conn.transaction():
+            seats, _, _, claimed, _ = self._locked_seats(conn, table_id)
+            taken = decode_claimed(claimed, decode_seats(seats))
+            if seat in taken:
+                return False
+            conn.execute(
+                "UPDATE tables SET claimed = %s WHERE id = %s",
+                (claimed_text((*taken, seat)), table_id),
+            )
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
+            return True
+
+    def join_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> bool:
+        """Give a free human seat to someone new (new token hash and name), notify, commit.
+
+        Returns:
+            Whether the seat was joined: ``False`` if it was claimed already.
+
+        Raises:
+            StorageError: If there is no such table.
+            StorageUnavailable: If the database cannot take the write (nothing stored).
+        """
+        with self._connection() as conn, conn.transaction():
+            seats, hashes, names, claimed, _ = self._locked_seats(conn, table_id)
+            kinds = decode_seats(seats)
+            taken = decode_claimed(claimed, kinds)
+            if seat in taken:
+                return False
+            row = joined_row(kinds, hashes, names, taken, seat, token_hash, name)
+            conn.execute(
+                "UPDATE tables SET token_hashes = %s, names = %s, claimed = %s WHERE id = %s",
+                (*row, table_id),
+            )
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
+            return True
+
+    def add_rematch(
+        self, table_id: str, setup: TableSetup, updated: float, claimed: Sequence[int] = ()
+    ) -> str:
+        """Store the table of a rematch of ``table_id`` once, notify, and commit.
+
+        Returns:
+            The id of the rematch: ``setup.id``, or the one another request stored first.
+
+        Raises:
+            StorageError: If there is no table ``table_id``, or one with the new id.
+            StorageUnavailable: If the database cannot take the write (nothing stored).
+        """
+        with self._connection() as conn, conn.transaction():
+            rematch = self._locked_seats(conn, table_id)[4]
+            if rematch is not None:
+                return str(rematch)
+            self._insert(conn, setup, updated, claimed)
+            conn.execute("UPDATE tables SET rematch = %s WHERE id = %s", (setup.id, table_id))
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
+            return setup.id
+
+    def seats(self, table_id: str) -> SeatState | None:
+        """Read who holds which seat of a table now; ``None`` if there is no such table.
+
+        Raises:
+            StorageError: If the row does not decode.
+            StorageUnavailable: If the database cannot be reached.
+        """
+        rows = self._read(
+            "SELECT seats, token_hashes, names, claimed, rematch FROM tables WHERE id = %s",
+            (table_id,),
+        )
+        return None if not rows else decode_seat_state(table_id, rows[0])
+
+    def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
+        """The open lobby tables with a free human seat, newest first, at most ``limit``.
+
+        Raises:
+            StorageError: If a row does not decode.
+            StorageUnavailable: If the database cannot be reached.
+        """
+        rows = self._read(
+            f"SELECT {TABLE_COLUMNS}, created FROM tables WHERE lobby AND status = 'open' "
+            "ORDER BY created DESC, id"
+        )
+        return lobby_entries(rows, limit)
 
     def add_action(
         self, table_id: str, index: int, action: Action, updated: float, note: str | None = None
@@ -524,7 +702,9 @@ class PostgresStore(Store):
 
         A daemon thread with a connection of its own runs ``LISTEN cuckoo_moves`` and
         calls ``callback`` (in that thread) for each notification that
-        :meth:`add_action` sends, this process's included, in the order of the commits.
+        :meth:`add_action` sends, this process's included, in the order of the commits;
+        ``index`` is :data:`SEATS_CHANGED` for a change of a table's seats (a claim, a
+        join or a rematch).
         An exception of ``callback`` is logged and the thread goes on. If the connection
         is lost, the thread reconnects (waiting up to 5 seconds between attempts) and
         then calls ``on_reconnect``: the moves stored meanwhile were not notified, so it
@@ -650,11 +830,11 @@ class _Listener:
 
     def _deliver(self, payload: str) -> None:
         table_id, _, index = payload.rpartition(":")
-        if not table_id or not index.isdigit():
+        if not table_id or not (index.isdigit() or index == "seats"):
             _log.warning("LISTEN %s: ignored payload %r", CHANNEL, payload)
             return
         try:
-            self._callback(table_id, int(index))
+            self._callback(table_id, SEATS_CHANGED if index == "seats" else int(index))
         except Exception:
             _log.exception("LISTEN %s: the callback failed on %r", CHANNEL, payload)
 

@@ -9,10 +9,14 @@ accepted action, a human's or a bot's, is committed to the store by the match's
 (:meth:`Match.from_record <cuckoo_rules.Match.from_record>`) rebuilds the table exactly;
 :meth:`Lobby.open` does that on start.
 
-Bots decide in worker processes (:mod:`cuckoo_rules.web.bots`): the table hands out a
-:class:`~cuckoo_rules.web.bots.BotJob` (:meth:`Table.bot_job`) and plays the decision
-that comes back (:meth:`Table.play_decision`), stored with its note if a stand-in played
-it. Bots are rebuilt for every decision with the seed ``derive_seed(bot_seed, seat, move)``
+Bots decide in worker processes (:mod:`cuckoo_rules.web.bots`), off the request path: the
+web layer runs :meth:`Table.run_bots` in a background task, which hands out a
+:class:`~cuckoo_rules.web.bots.BotJob` (:meth:`Table.bot_job`), waits for the decision
+*without* holding the table's lock, then takes the lock only to check that the table is
+still at that move and commit the decision (:meth:`Table.play_decision`), stored with
+its note if a stand-in played it; a decision for a position that changed meanwhile is
+dropped. While a bot decides, :attr:`Table.thinking` names its seat. Bots are rebuilt for
+every decision with the seed ``derive_seed(bot_seed, seat, move)``
 (:func:`~cuckoo_rules.bots.derive_seed`) of the table's secret bot seed, the seat and
 the move number, and a bot that follows the game (has ``inform``) is informed of the
 seat's whole history before it chooses (:class:`SeatBot`), so their choices are a
@@ -27,6 +31,18 @@ draws, and every table carries a commitment to its deal
 (:func:`~cuckoo_rules.fairness.deal_commitment` of the seed and a secret salt), shown to
 every seat from the start; the seed and the salt are shown once the game is over.
 
+Seats and people: each human seat has a secret token; the creator holds the first human
+seat, and a seat is *claimed* when its token is first used (:meth:`Table.claim`) or when
+someone joins a free seat of a lobby table (:meth:`Table.join`, which gives the seat a
+new token: its invitation token stops working). Players may give a name (at most
+:data:`MAX_NAME_LENGTH` printable characters, :func:`parse_name`), shown in the
+narration after the seat number. A finished game may have one rematch
+(:meth:`Lobby.rematch`): the same seats, tokens, names and options, a new deal.
+
+Watching: :meth:`Table.watch` registers a callback called (in whatever thread changed
+the table) after every change a reader could see: a move, a bot starting to decide, a
+claim, a join, a rematch, an expiry. The web layer's push stream waits on it.
+
 Memory: a :class:`Lobby` keeps the open tables in memory and only a few finished or
 expired ones (the most recently read); the others are read back from the store when
 asked for. It refuses a new table beyond its limits (:class:`TooManyRequests`), and
@@ -39,18 +55,23 @@ HTTP status the web layer answers with.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
 import os
+import re
 import secrets
+import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
+from anyio import to_thread
 
+from .. import narration
 from ..actions import Action, Draw, FlyHome, Lay, Phase
 from ..bots.ismcts import DEFAULT_ITERATIONS
 from ..bots.specs import BotSpec, parse_bot_spec
@@ -64,7 +85,7 @@ from ..events import Captured, DeclinedDraw, Drew, Event, FlewHome, GameOver, Ga
 from ..fairness import deal_commitment, new_salt
 from ..knowledge import Knowledge
 from ..match import BotError, Match, MatchError
-from ..narration import PHRASES, describe_event, narrate, seat_name
+from ..narration import describe_event, narrate, phrase, seat_name
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..outcome import Outcome, win_progress
 from ..preview import ActionPreview, birds_home, preview
@@ -74,13 +95,17 @@ from ..state import GameState
 from ..views import PlayerView, observe
 from .bots import BotJob, BotRunner, Decision
 from .store import (
+    LOBBY_LIMIT,
+    LobbyEntry,
     MoveTaken,
+    SeatState,
     Status,
     StorageError,
     StorageUnavailable,
     Store,
     StoredTable,
     TableSetup,
+    free_seats,
     open_store,
 )
 
@@ -95,12 +120,14 @@ __all__ = [
     "MAX_ISMCTS_ITERATIONS",
     "MAX_ISMCTS_SECONDS",
     "MAX_ISMCTS_WORK",
+    "MAX_NAME_LENGTH",
     "MAX_OPEN_TABLES",
     "MAX_OPEN_TABLES_PER_CLIENT",
     "MAX_SPEC_LENGTH",
     "ApiError",
     "BadRequest",
     "Conflict",
+    "Forbidden",
     "HintPosition",
     "Lobby",
     "NewTable",
@@ -114,9 +141,11 @@ __all__ = [
     "Unauthorized",
     "describe_move",
     "encode_hint",
+    "encode_lobby_entry",
     "encode_outcome",
     "encode_preview",
     "hash_token",
+    "parse_name",
     "parse_new_table",
 ]
 
@@ -141,6 +170,9 @@ MAX_EXPERT_SIMULATIONS = 20000
 MAX_SPEC_LENGTH = 200
 """The longest seat entry accepted, in characters."""
 
+MAX_NAME_LENGTH = 24
+"""The longest name a player may give, in characters (after stripping spaces)."""
+
 MAX_OPEN_TABLES = 1000
 """The most open tables a server holds, in all (more are refused with 429)."""
 
@@ -154,6 +186,8 @@ FINISHED_KEPT = 32
 """The finished or expired tables a lobby keeps in memory (the most recently read)."""
 
 _logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 # --------------------------------------------------------------------------- errors
@@ -192,6 +226,12 @@ class Unauthorized(ApiError):
     """A token is missing where one is needed, or it is not one of this table's."""
 
     status = 401
+
+
+class Forbidden(ApiError):
+    """The request is understood but not allowed: joining a table that is not in the lobby."""
+
+    status = 403
 
 
 class NotFound(ApiError):
@@ -241,22 +281,28 @@ class NewTable:
         options: The game options; ``num_players`` equals the number of seats.
         seed: The game seed, or ``None`` to draw a secret one.
         seats: Per seat, ``"human"`` or a bot spec (as written, whitespace removed).
+        names: Per seat, the name given (stripped; ``""`` for none).
+        lobby: Whether the table's free human seats are listed in the lobby.
     """
 
     options: GameOptions
     seed: int | None
     seats: tuple[str, ...]
+    names: tuple[str, ...] = ()
+    lobby: bool = False
 
 
-_NEW_TABLE_KEYS = ("options", "seed", "seats")
+_NEW_TABLE_KEYS = ("lobby", "names", "options", "seed", "seats")
 
 
 def parse_new_table(data: object) -> NewTable:
     """Check the JSON body of ``POST /api/tables``.
 
-    The body is ``{"seats": [...], "options": {...}, "seed": 42}``; ``options`` and
-    ``seed`` are optional. Each seat is ``"human"`` or a bot spec such as ``"greedy"``;
-    at least one seat is human. An omitted option takes its default, and
+    The body is ``{"seats": [...], "options": {...}, "seed": 42, "names": [...],
+    "lobby": true}``; all but ``seats`` are optional. Each seat is ``"human"`` or a bot
+    spec such as ``"greedy"``; at least one seat is human. ``names`` has one entry per
+    seat, a name (:func:`parse_name`) or ``null``; ``lobby`` lists the table's free
+    human seats in the lobby. An omitted option takes its default, and
     ``num_players`` defaults to the number of seats (and must equal it if given). A
     ``seed`` is refused when two or more seats are human: whoever chose it would know
     every hidden card, so the server draws the seed of a game between people itself.
@@ -281,7 +327,9 @@ def parse_new_table(data: object) -> NewTable:
         )
     for key in data:
         if key not in _NEW_TABLE_KEYS:
-            raise BadRequest(f"body: unknown key {_describe(key)} (expected options, seed, seats)")
+            raise BadRequest(
+                f"body: unknown key {_describe(key)} (expected {', '.join(_NEW_TABLE_KEYS)})"
+            )
     if "seats" not in data:
         raise BadRequest('body: missing key \'seats\' (e.g. "seats": ["human", "greedy"])')
     seats = _parse_seats(data["seats"])
@@ -295,7 +343,63 @@ def parse_new_table(data: object) -> NewTable:
             "draws, so that no player knows the hidden cards; leave the seed out (a "
             "given seed is for a table with one human seat)"
         )
-    return NewTable(options, seed, seats)
+    names = _parse_names(data.get("names"), len(seats))
+    lobby = data.get("lobby", False)
+    if type(lobby) is not bool:
+        raise BadRequest(f"lobby: expected true or false, got {_describe(lobby)}")
+    return NewTable(options, seed, seats, names, lobby)
+
+
+def parse_name(value: object, path: str) -> str:
+    """Check a player's name: a string of printable characters, or ``null`` for none.
+
+    The name is stripped of surrounding spaces; ``""`` and ``None`` give ``""`` (no
+    name). It may have at most :data:`MAX_NAME_LENGTH` characters.
+
+    Args:
+        value: The name as sent.
+        path: Where it was in the body, for the message (``"names[1]"``, ``"name"``).
+
+    Raises:
+        BadRequest: If it is not such a name; the message names ``path``.
+
+    Example:
+        >>> parse_name("  Ada ", "name"), parse_name(None, "name")
+        ('Ada', '')
+        >>> parse_name("x" * 25, "names[1]")
+        Traceback (most recent call last):
+        ...
+        cuckoo_rules.web.tables.BadRequest: names[1]: 'xxxxxxxxxxxxxxxxxxxxxxxxx' is 25 \
+characters long, more than the 24 a name may have
+    """
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadRequest(f"{path}: expected a name (a string) or null, got {_describe(value)}")
+    name = value.strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise BadRequest(
+            f"{path}: {_describe(name)} is {len(name)} characters long, more than the "
+            f"{MAX_NAME_LENGTH} a name may have"
+        )
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise BadRequest(
+            f"{path}: {_describe(name)} has a character that is not printable "
+            f"(U+{ord(bad):04X}); a name is letters, digits, spaces and punctuation"
+        )
+    return name
+
+
+def _parse_names(data: object, players: int) -> tuple[str, ...]:
+    if data is None:
+        return ("",) * players
+    if not isinstance(data, list) or len(data) != players:
+        raise BadRequest(
+            f"names: expected an array of {players} names or nulls (one per seat), got "
+            f"{_describe(data)}"
+        )
+    return tuple(parse_name(item, f"names[{index}]") for index, item in enumerate(data))
 
 
 def _parse_seats(data: object) -> tuple[str, ...]:
@@ -408,7 +512,10 @@ def encode_preview(seen: ActionPreview) -> dict[str, Any]:
 
 
 def encode_outcome(
-    outcome: Outcome | None, viewer: int | None = None, names: Sequence[str] | None = None
+    outcome: Outcome | None,
+    viewer: int | None = None,
+    names: Sequence[str] | None = None,
+    language: str = "en",
 ) -> dict[str, Any] | None:
     """Return the JSON document of an outcome, with its sentences for ``viewer``.
 
@@ -422,6 +529,8 @@ def encode_outcome(
         outcome: The outcome, or ``None``.
         viewer: The reader, who is "you" in ``text``.
         names: The names shown after the seat numbers, as for the narration.
+        language: The language of ``text`` and ``reason_text``
+            (:data:`cuckoo_rules.narration.LANGUAGES`).
 
     Example:
         >>> encode_outcome(Outcome((0,), "two_triples", (1.0, 0.0)), 0)
@@ -430,17 +539,18 @@ over: you win (two triples in a collection).', 'reason_text': 'two triples in a 
     """
     if outcome is None:
         return None
-    text = describe_event(GameOver(outcome.winners, outcome.reason), viewer, names=names)
+    ended = GameOver(outcome.winners, outcome.reason)
+    text = describe_event(ended, viewer, names=names, language=language)
     return {
         "winners": list(outcome.winners),
         "reason": outcome.reason,
         "shares": list(outcome.shares),
         "text": text,
-        "reason_text": PHRASES["en"][f"reason.{outcome.reason}"],
+        "reason_text": narration.PHRASES[language][f"reason.{outcome.reason}"],
     }
 
 
-def describe_move(action: Action, view: PlayerView) -> str:
+def describe_move(action: Action, view: PlayerView, language: str = "en") -> str:
     """What ``action`` would do, in the sentence the narration tells the seat's own move in.
 
     The sentence is :func:`~cuckoo_rules.narration.narrate` of the events the action
@@ -451,16 +561,20 @@ def describe_move(action: Action, view: PlayerView) -> str:
     Args:
         action: One of the legal actions of ``view``.
         view: The view of the seat to act.
+        language: One of :data:`cuckoo_rules.narration.LANGUAGES`.
 
     Raises:
         IllegalActionError: If ``action`` is not legal in ``view``.
         ViewError: If ``view`` is not the view of the seat to act.
+        NarrationError: If ``language`` is unknown.
 
     Example:
         >>> from cuckoo_rules import GameOptions, Side, Species, new_game, observe
         >>> view = observe(new_game(GameOptions(num_players=2), 7), 0)
         >>> describe_move(Lay(Species.DUCK, 0, Side.LEFT), view)
         'You lay 3 ducks on the left of row 0 and capture 1 robin and 1 magpie.'
+        >>> describe_move(Lay(Species.DUCK, 0, Side.LEFT), view, "de")
+        'Du legst 3 Enten links an Reihe 0 an und nimmst 1 Rotkehlchen und 1 Elster auf die Hand.'
     """
     seen = preview(view, action)  # checks that the action is legal for the viewer
     seat = view.current_player
@@ -478,8 +592,8 @@ def describe_move(action: Action, view: PlayerView) -> str:
     elif view.phase is Phase.DRAW:
         events = [DeclinedDraw(seat)]
     else:  # a pass at the flock step, which the narration does not tell (bookkeeping)
-        return "You fly no flock home."
-    return " ".join(narrate(events, seat))
+        return phrase("web.hint.no_flock", language)
+    return " ".join(narrate(events, seat, language=language))
 
 
 @attrs.frozen
@@ -499,7 +613,10 @@ class HintPosition:
 
 
 def encode_hint(
-    position: HintPosition, estimates: Sequence[ActionEstimate], simulations: int
+    position: HintPosition,
+    estimates: Sequence[ActionEstimate],
+    simulations: int,
+    language: str = "en",
 ) -> dict[str, Any]:
     """Return the JSON document of a hint: the expert's best moves, best first.
 
@@ -513,6 +630,8 @@ def encode_hint(
         position: What the hint was computed from.
         estimates: The result of :func:`cuckoo_rules.bots.expert.hint` on it.
         simulations: The budget the search was given.
+        language: The language of the texts, one of
+            :data:`cuckoo_rules.narration.LANGUAGES`.
     """
     return {
         "move": position.move,
@@ -520,11 +639,30 @@ def encode_hint(
         "hints": [
             {
                 "action": encode_action(estimate.action),
-                "text": describe_move(estimate.action, position.view),
+                "text": describe_move(estimate.action, position.view, language),
                 "win_chance": estimate.win_chance,
             }
             for estimate in estimates
         ],
+    }
+
+
+def encode_lobby_entry(entry: LobbyEntry) -> dict[str, Any]:
+    """Return the JSON document of a table of the lobby (``GET /api/lobby``).
+
+    ``{"table", "seats", "players", "free", "options", "created"}``: the table id, its
+    seats (``"human"`` or a bot spec), each seat's name (the one given, a bot's kind, or
+    ``null``), the human seats free to join, the JSON options object and when it was
+    created (ISO 8601, UTC). Nothing secret: no token, no seed.
+    """
+    setup = entry.setup
+    return {
+        "table": setup.id,
+        "seats": list(setup.seats),
+        "players": list(_players(setup.seats, setup.names)),
+        "free": list(entry.free),
+        "options": setup.options.to_json(),
+        "created": entry.created,
     }
 
 
@@ -537,10 +675,29 @@ def _hand_flocks(view: PlayerView) -> dict[str, int] | None:
 
 
 def _narration(
-    events: tuple[Event, ...], seat: int | None, names: tuple[str, ...]
+    events: tuple[Event, ...], seat: int | None, names: tuple[str, ...], language: str
 ) -> list[str | None]:
     """One sentence (or ``None``, for bookkeeping events) per event, as ``seat`` reads it."""
-    return [describe_event(event, seat, names=names) for event in events]
+    return [describe_event(event, seat, names=names, language=language) for event in events]
+
+
+# The note of a stand-in's move (web.bots._stand_in), and the phrase that tells it in
+# another language if the phrase tables have one.
+_STAND_IN = re.compile(
+    r"The bot of (?P<who>.*) failed twice \((?P<failures>.*)\); the greedy bot played this "
+    r"move instead\.",
+    re.DOTALL,
+)
+_STAND_IN_PHRASE = "notice.stand_in"
+
+
+def _notice(note: str, language: str) -> str:
+    """A stored note in ``language``: the stand-in's sentence if the language has it."""
+    template = narration.PHRASES[language].get(_STAND_IN_PHRASE)
+    found = _STAND_IN.fullmatch(note)
+    if template is None or found is None:
+        return note
+    return template.format(who=found["who"], failures=found["failures"])
 
 
 # --------------------------------------------------------------------------- tables
@@ -658,18 +815,26 @@ class _Published:
     event_count: int
 
 
-def _bot_names(seats: tuple[str, ...]) -> tuple[str, ...]:
-    """The names the narration shows after the seat numbers: a bot's kind, else none."""
-    return tuple("" if kind == HUMAN else kind.split(":")[0] for kind in seats)
+def _players(seats: tuple[str, ...], given: tuple[str, ...]) -> tuple[str | None, ...]:
+    """Each seat's name: the one given, else a bot's kind, else ``None`` (a person unnamed)."""
+    names = given + ("",) * (len(seats) - len(given))
+    return tuple(
+        name or (None if kind == HUMAN else kind.split(":")[0])
+        for kind, name in zip(seats, names, strict=False)
+    )
 
 
 class Table:
     """One game being played: its setup, its :class:`~cuckoo_rules.Match` and its lock.
 
-    Moves (:meth:`play`, :meth:`play_decision`, :meth:`catch_up`, :meth:`run_bots`) must
-    be made by one caller at a time: the web layer holds :attr:`lock` around them.
-    Readers (:meth:`document`, :meth:`check_after`, :meth:`bots_to_act`) need no lock:
-    they read the table as it was after the last action, even while a move is being made.
+    Changes (:meth:`play`, :meth:`play_decision`, :meth:`catch_up`, :meth:`claim`,
+    :meth:`join`, :meth:`refresh_seats`, :meth:`hint_position`) must be made by one caller
+    at a time, with :attr:`lock` held: :meth:`locked` runs one in a worker thread with
+    the lock held. The lock is only ever held for such a short step, never while a bot
+    decides (:meth:`run_bots` takes it to fetch a decision's job and again to commit the
+    decision). Readers (:meth:`document`, :meth:`check_after`, :meth:`bots_to_act`,
+    :meth:`seat_of`) need no lock: they read the table as it was after the last action,
+    even while a move is being made.
 
     Args:
         setup: How the table was set up.
@@ -678,24 +843,29 @@ class Table:
         notes: The notes stored with those actions (move number and text).
         status: The table's stored status.
         updated: When its last action was stored (Unix time; now by default).
+        claimed: The human seats claimed so far.
+        rematch: The id of the table of its rematch, or ``None``.
 
     Raises:
         CuckooError: If the setup or the actions do not make a game (a bad bot spec, an
             illegal action: :meth:`restore` reports it as a :class:`StorageError`).
 
     Attributes:
-        setup: How the table was set up.
-        lock: Serializes the moves on this table (an :class:`asyncio.Lock`).
+        setup: How the table was set up (with the current token hashes and names).
+        lock: Serializes the changes of this table (an :class:`asyncio.Lock`).
         match: The game; its ``on_action`` commits every action to the store.
-        names: The seats' names, as the narration writes them for a spectator (``"P0"``,
-            ``"P1 greedy"``: a bot's kind after its seat number).
+        names: The seats' names, as the narration writes them in English for a spectator
+            (``"P0"``, ``"P1 greedy"``, ``"P2 Ada"``: the name given, or a bot's kind,
+            after the seat number).
+        players: Each seat's name: the one given, else a bot's kind, else ``None``.
         commitment: The commitment to the deal (:func:`~cuckoo_rules.fairness.deal_commitment`
             of the seed and the salt), or ``None`` for a table stored without a salt.
         notes: For each move a stand-in played (a bot that failed twice), why.
         status: ``"open"``, ``"over"`` (the game is over) or ``"expired"`` (no move for
             too long: it takes no more moves).
         updated: When the last action was taken (Unix time).
-        thinking: The seat whose bot is deciding now, or ``None``.
+        claimed: The human seats claimed (their token used, or joined).
+        rematch: The id of the table of its rematch, or ``None``.
         hint: The last hint given at this table: ``(seat, move)`` and its document.
     """
 
@@ -707,6 +877,8 @@ class Table:
         notes: Sequence[tuple[int, str]] = (),
         status: Status = "open",
         updated: float | None = None,
+        claimed: Iterable[int] = (),
+        rematch: str | None = None,
     ) -> None:
         self.setup = setup
         self.lock = asyncio.Lock()
@@ -715,10 +887,7 @@ class Table:
             None if kind == HUMAN else SeatBot(parse_bot_spec(kind), setup.bot_seed, seat)
             for seat, kind in enumerate(setup.seats)
         )
-        self._narration_names = _bot_names(setup.seats)
-        self.names = tuple(
-            seat_name(s, None, names=self._narration_names) for s in range(len(seats))
-        )
+        self._name_seats()
         self._replaying = False
         self._note: str | None = None  # the note of the action being committed
         self.match = Match.from_record(
@@ -731,14 +900,27 @@ class Table:
         self.notes: dict[int, str] = dict(notes)
         self.status: Status = status
         self.updated = time.time() if updated is None else updated
-        self.thinking: int | None = None
-        self.hint: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self.claimed: frozenset[int] = frozenset(claimed)
+        self.rematch = rematch
+        self.hint: tuple[tuple[int, int], tuple[ActionEstimate, ...]] | None = None
+        self._thinking: tuple[int, int] | None = None  # (move, seat) of the bot deciding
+        self._decided: tuple[int, Decision] | None = None  # a decision not stored yet
+        self._watchers: dict[int, Callable[[], None]] = {}
+        self._watchers_lock = threading.Lock()
         self._published = self._now()
 
+    def _name_seats(self) -> None:
+        """Derive the names of the seats from the setup's names and seats."""
+        self.players = _players(self.setup.seats, self.setup.names)
+        self._narration_names = tuple(name or "" for name in self.players)
+        self.names = tuple(
+            seat_name(s, None, names=self._narration_names) for s in range(len(self.players))
+        )
+
     @classmethod
-    def start(cls, setup: TableSetup, store: Store) -> Table:
+    def start(cls, setup: TableSetup, store: Store, claimed: Iterable[int] = ()) -> Table:
         """Return a new table: the game just dealt, no action yet (nothing is stored)."""
-        return cls(setup, store)
+        return cls(setup, store, claimed=claimed)
 
     @classmethod
     def restore(cls, stored: StoredTable, store: Store) -> Table:
@@ -749,7 +931,14 @@ class Table:
         """
         try:
             return cls(
-                stored.setup, store, stored.actions, stored.notes, stored.status, stored.updated
+                stored.setup,
+                store,
+                stored.actions,
+                stored.notes,
+                stored.status,
+                stored.updated,
+                stored.claimed,
+                stored.rematch,
             )
         except CuckooError as error:
             raise StorageError(f"table {stored.setup.id!r}: {error}") from None
@@ -769,6 +958,74 @@ class Table:
         """Whether the table takes moves: its game is on and it has not expired."""
         return self.status == "open" and not self._published.state.is_over
 
+    @property
+    def thinking(self) -> int | None:
+        """The seat whose bot is deciding the table's current move now, or ``None``."""
+        thinking = self._thinking
+        if thinking is None or thinking[0] != self._published.move:
+            return None
+        return thinking[1]
+
+    @property
+    def free(self) -> tuple[int, ...]:
+        """The human seats nobody has claimed yet, in ascending order."""
+        return free_seats(self.setup.seats, self.claimed)
+
+    # ----------------------------------------------------------------- watching
+
+    def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after every change of the table a reader could see.
+
+        The changes are a move (a human's, a bot's or one caught up from another
+        server process), a bot starting to decide, a seat claimed or joined, a rematch,
+        the table expiring. ``callback`` is called in the thread that made the change (a
+        worker thread, often), so it must be quick and thread-safe, such as
+        ``lambda: loop.call_soon_threadsafe(event.set)``; an exception it raises is
+        logged and ignored.
+
+        Returns:
+            A function that stops the calls (calling it again does nothing).
+        """
+        key = id(callback)
+        with self._watchers_lock:
+            while key in self._watchers:  # the same function watching twice
+                key += 1
+            self._watchers[key] = callback
+
+        def unwatch() -> None:
+            with self._watchers_lock:
+                self._watchers.pop(key, None)
+
+        return unwatch
+
+    def _changed(self) -> None:
+        """Tell the watchers that the table changed."""
+        with self._watchers_lock:
+            watchers = tuple(self._watchers.values())
+        for callback in watchers:
+            try:
+                callback()
+            except Exception:  # a watcher whose loop is gone, for one
+                _logger.debug("table %s: a watcher failed", self.id, exc_info=True)
+
+    async def locked(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run ``work(*args)`` in a worker thread with :attr:`lock` held; return its result.
+
+        The lock is released only once the thread is done, even if the caller is
+        cancelled meanwhile (the cancellation then takes effect after it), so two changes
+        never overlap.
+        """
+        async with self.lock:
+            # Starlette's pool of threads (anyio's, 40 at once), as for the other requests.
+            future = asyncio.ensure_future(to_thread.run_sync(functools.partial(work, *args)))
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                await asyncio.wait([future])
+                raise
+
+    # ----------------------------------------------------------------- seats
+
     def seat_of(self, token: str | None) -> int | None:
         """Return the seat a token belongs to; ``None`` (a spectator) without a token.
 
@@ -785,6 +1042,105 @@ class Table:
         if seat is None:
             raise Unauthorized("the token is not one of this table's seats")
         return seat
+
+    def claim(self, seat: int) -> None:
+        """Record that ``seat``'s token was used: the seat is no longer free.
+
+        Does nothing if it is claimed already. Hold :attr:`lock` (:meth:`locked`).
+
+        Raises:
+            StorageUnavailable: If the store cannot take the write now (the seat stays
+                free; the next use of the token claims it).
+        """
+        if seat in self.claimed or self.setup.seats[seat] != HUMAN:
+            return
+        self._store.claim_seat(self.id, seat)  # False: another server process claimed it
+        self.claimed = self.claimed | {seat}
+        self._changed()
+
+    def join(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Give a free human seat of a lobby table to someone new, with a new token.
+
+        The seat is claimed, its name becomes ``name`` and its token a new one: the
+        seat's invitation token stops working. Hold :attr:`lock` (:meth:`locked`).
+
+        Args:
+            name: The newcomer's name (checked by :func:`parse_name`; ``""``: none).
+            seat: The seat wanted, or ``None`` for the first free one.
+
+        Returns:
+            The seat and its new token (the only time it is known).
+
+        Raises:
+            Forbidden: If the table is not in the lobby.
+            Conflict: If the game is over or the table expired, no seat is free, or the
+                seat wanted is taken.
+            BadRequest: If ``seat`` is not a human seat of this table.
+            ServiceUnavailable: If the store cannot take the write now (nothing stored).
+        """
+        if not self.setup.lobby:
+            raise Forbidden(
+                "this table is not in the lobby: only its invitation links (a seat's "
+                "token) lead to its seats"
+            )
+        self._check_open()
+        seats = self.setup.seats
+        if seat is None:
+            if not self.free:
+                raise Conflict("no seat of this table is free: every human seat is taken")
+            seat = self.free[0]
+        elif not 0 <= seat < len(seats):
+            raise BadRequest(f"seat: {seat} is not a seat of this table (0 to {len(seats) - 1})")
+        elif seats[seat] != HUMAN:
+            raise BadRequest(f"seat: {seat} is played by a bot ({seats[seat]}), not a person")
+        elif seat not in self.free:
+            raise Conflict(f"seat {seat} is taken; the free seats are {list(self.free)}")
+        token = secrets.token_urlsafe(32)
+        digest = hash_token(token)
+        try:
+            joined = self._store.join_seat(self.id, seat, digest, name)
+        except StorageUnavailable as error:
+            raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
+        if not joined:  # another server process gave it away first
+            self.refresh_seats()
+            raise Conflict(f"seat {seat} is taken; the free seats are {list(self.free)}")
+        hashes = list(self.setup.token_hashes)
+        hashes[seat] = digest
+        names = list(self.setup.names) + [""] * (len(seats) - len(self.setup.names))
+        names[seat] = name
+        self.setup = attrs.evolve(self.setup, token_hashes=tuple(hashes), names=tuple(names))
+        self.claimed = self.claimed | {seat}
+        self._name_seats()
+        self._changed()
+        return seat, token
+
+    def refresh_seats(self) -> bool:
+        """Read who holds which seat from the store (another server process may change it).
+
+        Only a shared store (PostgreSQL) has changes to read. Hold :attr:`lock`.
+
+        Returns:
+            Whether anything changed.
+        """
+        state = self._store.seats(self.id)
+        return state is not None and self._take_seats(state)
+
+    def _take_seats(self, state: SeatState) -> bool:
+        setup = attrs.evolve(self.setup, token_hashes=state.token_hashes, names=state.names)
+        claimed = frozenset(state.claimed)
+        if (setup, claimed, state.rematch) == (self.setup, self.claimed, self.rematch):
+            return False
+        self.setup, self.claimed, self.rematch = setup, claimed, state.rematch
+        self._name_seats()
+        self._changed()
+        return True
+
+    def set_rematch(self, table_id: str) -> None:
+        """Record the id of the table of this table's rematch (it is stored already)."""
+        self.rematch = table_id
+        self._changed()
+
+    # ----------------------------------------------------------------- moves
 
     def bots_to_act(self) -> bool:
         """Whether the table is open and a bot is to act."""
@@ -844,6 +1200,8 @@ class Table:
     def play(self, seat: int, action: Action, move: int) -> None:
         """Take ``action`` for the human ``seat`` and commit it (the bots act afterwards).
 
+        Hold :attr:`lock` (:meth:`locked`).
+
         Args:
             seat: The seat acting (a human's).
             action: Its action.
@@ -887,8 +1245,27 @@ class Table:
             raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
         self._settle()
 
+    def expect_bot(self, runner: BotRunner) -> None:
+        """Show the bot to act as :attr:`thinking` already, before its decision is asked for.
+
+        For the web layer, which answers a human's move before the bots' task starts:
+        the answer then says who thinks next. Bots the runner decides for at once
+        (:meth:`BotRunner.decides_inline`) are never shown thinking.
+        """
+        if not self.bots_to_act():
+            return
+        published = self._published
+        seat = published.state.current_player
+        bot = self.match.seats[seat]
+        if isinstance(bot, SeatBot) and not runner.decides_inline(bot.spec.text or bot.spec.kind):
+            self._thinking = (published.move, seat)
+            self._changed()
+
     def bot_job(self) -> tuple[int, int, BotJob] | None:
-        """The decision the bot to act must make: ``(move, seat, job)``; ``None`` if none."""
+        """The decision the bot to act must make: ``(move, seat, job)``; ``None`` if none.
+
+        Hold :attr:`lock` (it reads the match).
+        """
         if not self.bots_to_act():
             return None
         match = self.match
@@ -900,13 +1277,16 @@ class Table:
     def play_decision(self, move: int, decision: Decision) -> bool:
         """Play a bot's decision for ``move``, committing it with its note.
 
+        Hold :attr:`lock` (:meth:`locked`).
+
         Args:
             move: The move the decision was made for (:meth:`bot_job`).
             decision: The decision.
 
         Returns:
-            Whether it was played: ``False`` if the table is no longer at ``move``
-            (another server process played it meanwhile; the table caught up).
+            Whether it was played: ``False`` if the table is no longer at ``move`` (a
+            decision for an old position, dropped: another server process played it
+            meanwhile, or the table expired).
 
         Raises:
             StorageUnavailable: If the store cannot take the write now (nothing stored;
@@ -936,46 +1316,54 @@ class Table:
         return True
 
     async def run_bots(self, runner: BotRunner) -> None:
-        """Let the bots act, one decision at a time in ``runner``, until a human is to act.
+        """Let the bots act, one move at a time, until a human is to act or the game ends.
 
-        Each decision runs away from the caller's thread (:meth:`BotRunner.decide`), and
-        each move is committed in a worker thread, so the caller's event loop never
-        waits for a bot or a disk; a decision never fails (greedy stands in for a bot
-        that fails twice). A store that cannot take a write stops the loop, logged: the
-        next call tries again. Hold :attr:`lock`.
+        For each move: with :attr:`lock` held, take the decision's job
+        (:meth:`bot_job`) and mark the seat as :attr:`thinking` (bots that search, not
+        the quick :data:`~cuckoo_rules.web.bots.INLINE_KINDS`); then, without the lock,
+        wait for the decision (:meth:`BotRunner.decide` runs it in a worker process, the
+        quick kinds in a worker thread); then, with the lock held again, commit it
+        (:meth:`play_decision`), or drop it if the table moved on meanwhile. So readers
+        and other requests never wait for a decision, only for a commit. A decision
+        never fails (greedy stands in for a bot that fails twice).
+
+        Raises:
+            StorageUnavailable: If the store cannot take a bot's move now; the decision is
+                kept, and the next call commits it without deciding again.
         """
-        while (job := self.bot_job()) is not None:
-            move, seat, bot_job = job
-            if runner.is_inline(bot_job):  # every such move in a row, in one thread
-                try:
-                    await asyncio.to_thread(self._play_inline, runner)
-                except StorageUnavailable:
-                    _logger.warning(
-                        "table %s: a bot's move could not be stored; will try again", self.id
-                    )
+        while True:
+            async with self.lock:
+                job = self.bot_job()
+                if job is None:
+                    self._thinking = None
                     return
-                continue
-            self.thinking = seat
+                move, seat, bot_job = job
+                inline = runner.is_inline(bot_job)
+                decided = self._decided
+                if decided is None or decided[0] != move:
+                    decided = None
+                    if not inline:
+                        self._thinking = (move, seat)
+                        self._changed()
             try:
-                decision = await runner.decide(bot_job, self.names[seat])
-            finally:
-                self.thinking = None
-            try:  # in a thread: the commit waits for the disk, the event loop must not
-                await asyncio.to_thread(self.play_decision, move, decision)
-            except StorageUnavailable:
-                _logger.warning(
-                    "table %s: the bot's move %d could not be stored; will try again",
-                    self.id,
-                    move,
-                )
-                return
-
-    def _play_inline(self, runner: BotRunner) -> None:
-        """Decide and play the bot moves the runner makes itself, until another is due."""
-        while (job := self.bot_job()) is not None and runner.is_inline(job[2]):
-            move, seat, bot_job = job
-            if not self.play_decision(move, runner.decide_here(bot_job, self.names[seat])):
-                return
+                if decided is not None:  # decided before, not stored then (a full disk)
+                    decision = decided[1]
+                elif inline:
+                    name = self.names[seat]
+                    decision = await asyncio.to_thread(runner.decide_here, bot_job, name)
+                else:
+                    decision = await runner.decide(bot_job, self.names[seat])
+                self._decided = (move, decision)
+                played = await self.locked(self.play_decision, move, decision)
+            except BaseException:
+                if self._thinking is not None:
+                    self._thinking = None
+                    self._changed()
+                raise
+            self._decided = None
+            if not played and self._thinking is not None:  # dropped: the position changed
+                self._thinking = None
+                self._changed()
 
     def catch_up(self) -> int:
         """Take the actions other server processes stored since this table's last move.
@@ -1013,6 +1401,7 @@ class Table:
     def expire(self) -> None:
         """Mark the table expired in memory (the store was told): it takes no more moves."""
         self.status = "expired"
+        self._changed()
 
     def _settle(self) -> None:
         """After an action: publish the new position; record a game that is over."""
@@ -1024,6 +1413,7 @@ class Table:
                 self._store.set_status(self.id, "over")
             except StorageUnavailable:  # the next start replays it and records it then
                 _logger.warning("table %s: could not record that the game is over", self.id)
+        self._changed()
 
     def _commit(self, move: int, action: Action) -> None:
         """The match's ``on_action``: store (committed) the action before it is taken."""
@@ -1051,14 +1441,14 @@ class Table:
             "salt": self.setup.salt if revealed else None,
         }
 
-    def document(self, seat: int | None, after: int = 0) -> dict[str, Any]:
+    def document(self, seat: int | None, after: int = 0, language: str = "en") -> dict[str, Any]:
         """Return what ``seat`` (``None``: a spectator) may see, as a JSON object.
 
         The keys, in this order (see ``docs/web.md``):
 
         - ``table``, ``seat``, ``seats`` (``"human"`` or the bot spec of each seat) and
-          ``names`` (``"P0"``, ``"P1 greedy"``: each seat as the narration names it to
-          a spectator; the narration calls the reader's own seat "you");
+          ``names`` (``"P0"``, ``"P1 greedy"``, ``"P2 Ada"``: each seat as the narration
+          names it to a spectator; the narration calls the reader's own seat "you");
         - ``move``: the number of the next move, which a ``POST`` of an action gives, to
           be refused if the table moved on meanwhile;
         - ``view``: the seat's view document;
@@ -1083,39 +1473,63 @@ class Table:
         - ``deal``: the commitment to the deal, and once the game is over its seed and
           salt (:meth:`deal`);
         - ``notices``: ``[{"move", "text"}]``, the moves a stand-in played and why (a
-          bot that failed twice, replaced by the greedy bot for that move).
+          bot that failed twice, replaced by the greedy bot for that move);
+        - ``players``: each seat's given name, a bot's kind if none was given, or
+          ``null`` for a person who gave none;
+        - ``free``: the human seats nobody has claimed yet;
+        - ``lobby``: whether the table's free seats are listed in the lobby;
+        - ``rematch``: the id of the table of its rematch, or ``null``.
 
         ``after`` must have passed :meth:`check_after`. The document is built from one
         moment of the table, between two actions.
+
+        Args:
+            seat: The reader's seat, or ``None`` for a spectator.
+            after: The number of the first event to include.
+            language: The language of the names, narration, outcome and notices (one of
+                :data:`cuckoo_rules.narration.LANGUAGES`).
+
+        Raises:
+            NarrationError: If ``language`` is not one of them.
         """
         published = self._published
         view = observe(published.state, seat)
         open_ = self.status == "open"
         legal = legal_actions(view) if view.is_my_turn and open_ else ()
         events = self.match.events(seat, after)[: published.event_count - after]
+        names = self._narration_names
+        thinking = self._thinking
         return {
             "table": self.id,
             "seat": seat,
             "seats": list(self.setup.seats),
-            "names": list(self.names),
+            "names": [
+                seat_name(s, None, names=names, language=language) for s in range(len(names))
+            ],
             "move": published.move,
             "view": encode_view(view),
-            "outcome": encode_outcome(view.outcome, seat, self._narration_names),
+            "outcome": encode_outcome(view.outcome, seat, names, language),
             "progress": [attrs.asdict(win_progress(c)) for c in view.collections],
             "hand_flocks": _hand_flocks(view),
             "legal_actions": [encode_action(action) for action in legal],
             "previews": [encode_preview(preview(view, action)) for action in legal],
             "events": [encode_event(event) for event in events],
-            "narration": _narration(events, seat, self._narration_names),
+            "narration": _narration(events, seat, names, language),
             "next_event": published.event_count,
             "status": self.status,
-            "thinking": self.thinking,
+            "thinking": (
+                thinking[1] if thinking is not None and thinking[0] == published.move else None
+            ),
             "deal": self.deal(),
             "notices": [
-                {"move": move, "text": text}
+                {"move": move, "text": _notice(text, language)}
                 for move, text in sorted(self.notes.items())
                 if move < published.move
             ],
+            "players": list(self.players),
+            "free": list(self.free),
+            "lobby": self.setup.lobby,
+            "rematch": self.rematch,
         }
 
 
@@ -1268,11 +1682,26 @@ class Lobby:
                 self.settle(table)
         return expired
 
+    def _check_limits(self, client: str) -> None:
+        """Refuse a new table beyond the limits of open tables (in all, for ``client``)."""
+        if self.store.count_open() >= self.max_open:
+            raise TooManyRequests(
+                f"this server has {self.max_open} open tables, its limit; try again later",
+                retry_after=60,
+            )
+        if client and self.store.count_open(client) >= self.max_open_per_client:
+            raise TooManyRequests(
+                f"you have {self.max_open_per_client} open tables, the limit per client; "
+                "finish one or try again later",
+                retry_after=60,
+            )
+
     def create(self, request: NewTable, client: str = "") -> tuple[Table, Mapping[int, str]]:
         """Set up, store and start a table (its bots act when the web layer runs them).
 
         The seed is the request's, or else drawn here; every table gets a secret salt,
-        so its deal has a commitment.
+        so its deal has a commitment. The creator holds the first human seat (seat 0
+        when it is human): it is claimed from the start.
 
         Args:
             request: The checked request.
@@ -1286,17 +1715,7 @@ class Lobby:
                 limit.
             ServiceUnavailable: If the store cannot take the write now.
         """
-        if self.store.count_open() >= self.max_open:
-            raise TooManyRequests(
-                f"this server has {self.max_open} open tables, its limit; try again later",
-                retry_after=60,
-            )
-        if client and self.store.count_open(client) >= self.max_open_per_client:
-            raise TooManyRequests(
-                f"you have {self.max_open_per_client} open tables, the limit per client; "
-                "finish one or try again later",
-                retry_after=60,
-            )
+        self._check_limits(client)
         if request.seed is None:
             seed, source = secrets.randbelow(SEED_LIMIT), "server"
         else:
@@ -1318,12 +1737,70 @@ class Lobby:
             ),
             salt=new_salt(),
             seed_source="server" if source == "server" else "request",
+            names=request.names or ("",) * len(request.seats),
             client=client,
+            lobby=request.lobby,
         )
-        table = Table.start(setup, self.store)
+        claimed = (min(tokens),)
+        table = Table.start(setup, self.store, claimed)
         try:
-            self.store.add_table(setup, table.updated)
+            self.store.add_table(setup, table.updated, claimed)
         except StorageUnavailable as error:
             raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
         self.tables[table.id] = table
         return table, tokens
+
+    def rematch(self, table: Table, client: str = "") -> tuple[Table, bool]:
+        """Start the rematch of a finished game, once: the same seats, a new deal.
+
+        The new table has the same seats, options, names and lobby flag, the same token
+        at each human seat (so every player's link works at the same seat of the new
+        one), the same seats claimed, and a new seed drawn by the server with a new salt
+        and bot seed. A table has one rematch: asking again (from any seat, or another
+        server process) gives the same one. Hold ``table``'s :attr:`~Table.lock`.
+
+        Args:
+            table: The finished table.
+            client: The address of the client asking (for the per-client limit).
+
+        Returns:
+            The table of the rematch, and whether it was created now.
+
+        Raises:
+            Conflict: If the game is not over (or the table expired instead).
+            TooManyRequests: If the open tables are at their limit.
+            ServiceUnavailable: If the store cannot take the write now.
+        """
+        if table.rematch is not None:
+            return self.get(table.rematch), False
+        if table.status != "over":
+            why = "the table expired" if table.status == "expired" else "the game is not over"
+            raise Conflict(
+                f"{why}: a rematch starts once the game is over (at move {table.move})",
+                move=table.move,
+            )
+        self._check_limits(client)
+        old = table.setup
+        setup = attrs.evolve(
+            old,
+            id=secrets.token_urlsafe(9),
+            seed=secrets.randbelow(SEED_LIMIT),
+            bot_seed=secrets.randbelow(SEED_LIMIT),
+            salt=new_salt(),
+            seed_source="server",
+            client=client,
+        )
+        new = Table.start(setup, self.store, table.claimed)
+        try:
+            stored = self.store.add_rematch(table.id, setup, new.updated, sorted(table.claimed))
+        except StorageUnavailable as error:
+            raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
+        table.set_rematch(stored)
+        if stored != setup.id:  # another server process started it first
+            return self.get(stored), False
+        self.tables[new.id] = new
+        return new, True
+
+    def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
+        """The open lobby tables with a free human seat, newest first (:meth:`Store.lobby`)."""
+        return self.store.lobby(limit)
