@@ -23,6 +23,13 @@ Usage::
     python benchmarks/answer_times.py                    # 3 games x 8 turns, 60 pushes
     python benchmarks/answer_times.py --games 5 --turns 10 --pushes 100 --json out.json
 
+``--reference`` measures a server of an older version (one without the push stream,
+whose ``POST`` answered only once the bots had played; run it with that version's
+``PYTHONPATH``): the answers alone, the client reading the table until it is the human's
+turn again, so the two versions' answer times compare in one session::
+
+    PYTHONPATH=<a worktree of the old version>/src python benchmarks/answer_times.py --reference
+
 Everything stays on 127.0.0.1; the run is bounded by ``--timeout`` (seconds, overall).
 """
 
@@ -118,10 +125,33 @@ async def post(
     return response.json(), sent, answered
 
 
+class Polling:
+    """For a server without the push stream: read the table until a condition holds."""
+
+    def __init__(self, client: httpx.AsyncClient, table: str, token: str) -> None:
+        self.client, self.table, self.token = client, table, token
+
+    async def until(self, done: Callable[[str, dict[str, Any]], bool], timeout: float) -> None:
+        deadline = time.perf_counter() + timeout
+        while not done("table", await document(self.client, self.table, self.token)):
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the bots did not play")
+            await asyncio.sleep(0.02)
+
+
+@asynccontextmanager
+async def polling(client: httpx.AsyncClient, table: str, token: str) -> AsyncIterator[Polling]:
+    yield Polling(client, table, token)
+
+
 async def against_bots(
-    url: str, bot: str, games: int, turns: int, seed: int
+    url: str, bot: str, games: int, turns: int, seed: int, reference: bool = False
 ) -> tuple[list[float], list[float]]:
-    """The answers to human moves after which three ``bot`` bots play, and to every move."""
+    """The answers to human moves after which three ``bot`` bots play, and to every move.
+
+    With ``reference``, the client reads the table (a server without the push stream).
+    """
+    follow = polling if reference else stream
     rng = random.Random(seed)
     to_bots: list[float] = []
     every: list[float] = []
@@ -132,7 +162,7 @@ async def against_bots(
             )
             created.raise_for_status()
             table, token = created.json()["table"], created.json()["tokens"]["0"]
-            async with stream(client, table, token) as watching:
+            async with follow(client, table, token) as watching:
                 now = await document(client, table, token)
                 if not now["legal_actions"]:  # the bots begin
                     await watching.until(
@@ -146,12 +176,13 @@ async def against_bots(
                         body = {"action": rng.choice(now["legal_actions"]), "move": now["move"]}
                         now, sent, answered = await post(client, table, token, body)
                         every.append(answered - sent)
-                        if not now["legal_actions"]:
+                        # (An older server answers once the bots have played: moves on.)
+                        if not now["legal_actions"] or now["move"] > body["move"] + 1:
                             break
                     if now["status"] != "open" or now["view"]["phase"] == "game_over":
                         break
                     to_bots.append(answered - sent)
-                    move = now["move"]
+                    move = body["move"]  # the human's last move of the turn
                     await watching.until(  # the bots' moves, then the human's turn again
                         lambda event, data, move=move: (
                             event == "table"
@@ -226,6 +257,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and choices (1)")
     parser.add_argument("--timeout", type=float, default=900.0, help="overall limit, s (900)")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="a server of an older version, without the push stream: the answers alone",
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -234,20 +270,23 @@ def main() -> int:
         try:
 
             async def measure() -> dict[str, list[float]]:
+                old = args.reference
                 ismcts, every_ismcts = await against_bots(
-                    url, "ismcts", args.games, args.turns, args.seed
+                    url, "ismcts", args.games, args.turns, args.seed, old
                 )
                 greedy, every_greedy = await against_bots(
-                    url, "greedy", args.games, args.turns, args.seed
+                    url, "greedy", args.games, args.turns, args.seed, old
                 )
-                answered, requested = await push_latency(url, args.pushes, args.seed)
-                return {
+                found = {
                     "answer, 3 ismcts bots next": ismcts,
                     "answer, 3 greedy bots next": greedy,
                     "answer, any human move": every_ismcts + every_greedy,
-                    "push, after A's answer": answered,
-                    "push, after A's request": requested,
                 }
+                if not old:
+                    answered, requested = await push_latency(url, args.pushes, args.seed)
+                    found["push, after A's answer"] = answered
+                    found["push, after A's request"] = requested
+                return found
 
             results = asyncio.run(asyncio.wait_for(measure(), args.timeout))
         finally:
