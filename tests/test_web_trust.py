@@ -249,6 +249,23 @@ def test_finished_tables_leave_memory(tmp_path: Path) -> None:
     assert FINISHED_KEPT < 60
 
 
+def test_a_finished_table_a_stream_watches_stays_in_memory(tmp_path: Path) -> None:
+    lobby = Lobby.open(tmp_path / "t.sqlite3")
+    try:
+        rng = random.Random(3)
+        watched_id = _play_out(lobby, rng)
+        watched = lobby.get(watched_id)
+        unwatch = watched.watch(lambda: None)  # as a push stream waiting for a rematch does
+        others = [_play_out(lobby, rng) for _ in range(FINISHED_KEPT + 5)]
+        assert lobby.cached(watched_id) is watched  # the rematch will reach this very table
+        assert len([t for t in others if lobby.cached(t) is not None]) == FINISHED_KEPT - 1
+        unwatch()
+        _play_out(lobby, rng)
+        assert lobby.cached(watched_id) is None  # unwatched: it leaves as the others do
+    finally:
+        lobby.close()
+
+
 def test_start_up_replays_only_the_open_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -973,6 +973,12 @@ class Table:
 
     # ----------------------------------------------------------------- watching
 
+    @property
+    def watched(self) -> bool:
+        """Whether anything watches the table (:meth:`watch`), such as a push stream."""
+        with self._watchers_lock:
+            return bool(self._watchers)
+
     def watch(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after every change of the table a reader could see.
 
@@ -1658,8 +1664,14 @@ class Lobby:
         self.tables.pop(table.id, None)
         self._finished[table.id] = table
         self._finished.move_to_end(table.id)
-        while len(self._finished) > self._finished_kept:
-            self._finished.popitem(last=False)
+        # The least recently read leave, unless a push stream watches them (it waits for
+        # a rematch, which must reach the table it watches, not a copy read back later);
+        # those are bounded by the streams' limits and their wait.
+        excess = len(self._finished) - self._finished_kept
+        if excess > 0:
+            leaving = [key for key, kept in self._finished.items() if not kept.watched]
+            for key in leaving[:excess]:
+                del self._finished[key]
 
     def expire_idle(self, now: float | None = None) -> list[str]:
         """Expire the open tables with no move for :attr:`expire_after` seconds.
