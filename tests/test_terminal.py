@@ -962,3 +962,11 @@ def test_a_bad_hint_budget_is_refused(budget: object) -> None:
             Console(io.StringIO(""), io.StringIO()),
             hint_simulations=budget,  # type: ignore[arg-type]
         )
+
+
+def test_a_lays_captures_are_told_as_the_narration_tells_an_object() -> None:
+    # The captured cards are the object of the verb: Russian takes the accusative.
+    view = cr.observe(cr.new_game(cr.GameOptions(num_players=2), 7), 0)
+    lay = cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)
+    assert terminal.describe_action(lay, view, "ru").endswith("забрать 1 малиновку и 1 сороку")
+    assert terminal.describe_action(lay, view).endswith("capturing 1 robin and 1 magpie")

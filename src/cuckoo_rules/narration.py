@@ -100,6 +100,7 @@ __all__ = [
     "PLURAL_KEYS",
     "PLURAL_RULES",
     "NarrationError",
+    "cards_text",
     "describe_event",
     "narrate",
     "phrase",
@@ -283,6 +284,29 @@ def seat_name(
         ('P1', 'you', 'P1 bob')
     """
     return _seat(_table(language), seat, viewer, names)
+
+
+def cards_text(cards: Iterable[Species], *, language: str = "en", obj: bool = False) -> str:
+    """Cards as the narration lists them: in order, runs counted, joined as a list.
+
+    Args:
+        cards: The cards, in order (a capture, a refill).
+        language: One of :data:`LANGUAGES`.
+        obj: Whether the cards are the object of a verb ("captures ..."), which takes
+            its own forms in some languages (the ``birds_object.*`` phrases: Russian's
+            accusative).
+
+    Raises:
+        NarrationError: If the language is unknown.
+
+    Example:
+        >>> cards_text([Species.OWL, Species.OWL, Species.ROBIN])
+        '2 owls and 1 robin'
+        >>> robin = [Species.ROBIN]
+        >>> cards_text(robin, language="ru"), cards_text(robin, language="ru", obj=True)
+        ('1 малиновка', '1 малиновку')
+    """
+    return _cards(_table(language), cards, language, obj=obj)
 
 
 def species_name(species: Species, count: int | None = None, *, language: str = "en") -> str:

@@ -56,7 +56,7 @@ from .errors import CuckooError, DecodeError, IllegalActionError
 from .events import Dealt, Event, GameOver, GameStarted, RoundEnded, visible_events
 from .knowledge import Knowledge, learn
 from .match import Bot, BotError, Match, MatchError
-from .narration import describe_event, narrate, phrase, seat_name, species_name
+from .narration import cards_text, describe_event, narrate, phrase, seat_name, species_name
 from .notation import format_action, parse_action
 from .options import GameOptions
 from .outcome import SPECIES_TO_WIN, TRIPLES_TO_WIN, win_progress
@@ -250,22 +250,6 @@ def _counted(species: Species, n: int, color: bool, language: str, sign: str = "
 def _counts(counts: Counts, color: bool, language: str) -> str:
     """A multiset as ``FLA OWL×2`` (empty when there is nothing)."""
     return " ".join(_counted(s, n, color, language) for s in SPECIES if (n := counts[s.index]))
-
-
-def _join(items: Sequence[str], language: str) -> str:
-    """``a``, ``a and b``, ``a, b and c`` in ``language``."""
-    if not items:
-        return _text("nothing", language)
-    text = items[0]
-    for item in items[1:-1]:
-        text = _text("list_more", language, a=text, b=item)
-    return text if len(items) == 1 else _text("list_two", language, a=text, b=items[-1])
-
-
-def _named_cards(cards: Iterable[Species], language: str) -> str:
-    """Cards in order, runs counted: ``1 robin and 1 magpie``."""
-    runs = [(card, len(list(run))) for card, run in itertools.groupby(cards)]
-    return _join([species_name(s, n, language=language) for s, n in runs], language)
 
 
 def _wrap(text: str, width: int = WIDTH, indent: str = "") -> list[str]:
@@ -546,7 +530,12 @@ def describe_action(action: Action, view: PlayerView, language: str = "en") -> s
         )
         if not seen.captured:
             return _text("do.captures_nothing", language, lay=lay)
-        return _text("do.captures", language, lay=lay, cards=_named_cards(seen.captured, language))
+        return _text(
+            "do.captures",
+            language,
+            lay=lay,
+            cards=cards_text(seen.captured, language=language, obj=True),
+        )
     if isinstance(action, Draw):
         return _text("do.draw", language)
     if isinstance(action, Pass) and view.phase is Phase.DRAW:
