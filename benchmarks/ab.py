@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/ab.py dd6ba57 HEAD            # 11 rounds
     python benchmarks/ab.py 36f163e HEAD --rounds 21
+    python benchmarks/ab.py 682e8a4 WORKTREE        # the uncommitted working tree
 
 Whole runs of ``benchmarks/run.py`` one after the other are too noisy on a shared
 machine to tell a few per cent apart (unchanged code moved by 50% between runs). This
@@ -23,6 +24,7 @@ import argparse
 import importlib
 import io
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,7 +41,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def extract(rev: str, into: Path, name: str) -> None:
-    """Write ``src/cuckoo_rules`` of ``rev`` as the package ``into/name``."""
+    """Write ``src/cuckoo_rules`` of ``rev`` as the package ``into/name``.
+
+    ``WORKTREE`` stands for the working tree as it is, uncommitted changes included, and
+    a directory for the package in it (a ``cuckoo_rules`` folder).
+    """
+    if rev == "WORKTREE" or Path(rev).is_dir():
+        source = ROOT / "src" / "cuckoo_rules" if rev == "WORKTREE" else Path(rev)
+        shutil.copytree(source, into / name)
+        return
     archive = subprocess.run(
         ["git", "archive", rev, "src/cuckoo_rules"], cwd=ROOT, capture_output=True, check=True
     ).stdout

@@ -967,8 +967,12 @@ def test_unseen_given_rows_is_unseen_cards() -> None:
             assert cr.views.unseen_given_rows(view, rows) == cr.views.unseen_cards(view)
 
 
-def test_determinize_is_still_importable_from_views() -> None:
-    assert cr.views.determinize is cr.determinize is cr.determinization.determinize
+def test_determinize_is_still_importable_from_views_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match=r"cuckoo_rules\.determinization"):
+        alias = cr.views.determinize
+    assert alias is cr.determinize is cr.determinization.determinize
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        cr.views.nothing  # noqa: B018
 
 
 # --------------------------------------------------------------------------- the public part

@@ -14,13 +14,19 @@ outcomes, knowledge, observations, narration, the bots and tournaments
 (:mod:`cr.bots <cuckoo_rules.bots>`); the research adapters
 (:mod:`cuckoo_rules.envs`), the terminal game and the web server are imported on their
 own. The architecture page of the documentation maps them.
+
+``import cuckoo_rules`` loads the model, the rules, what a seat may know, the formats and
+the games in progress (:class:`Match`, the narration) only; the layers above (the bots,
+the batch simulator, the research environments and the front ends) load when first
+used, for example at ``cr.bots`` (PEP 562).
 """
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from . import (
     actions as actions,
-)
-from . import (
-    bots as bots,
 )
 from . import (
     cards as cards,
@@ -114,6 +120,26 @@ from .state import Counts, GameState
 from .views import PlayerView, observe
 
 __version__ = "0.1.0"
+
+_LAZY_SUBPACKAGES = ("batch", "bots", "cli", "envs", "terminal", "web")
+"""The layers above the games in progress, loaded when first asked for."""
+
+
+if TYPE_CHECKING:  # what ``cr.bots`` is, for the type checker; loaded when used
+    from . import bots as bots
+else:  # a module __getattr__ seen by mypy would type every misspelt name as a module
+
+    def __getattr__(name: str) -> ModuleType:
+        """Load a subpackage of the upper layers when it is first used (``cr.bots``)."""
+        if name in _LAZY_SUBPACKAGES:
+            module = importlib.import_module(f"{__name__}.{name}")
+            globals()[name] = module
+            return module
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY_SUBPACKAGES})
+
 
 __all__ = [
     "NUM_DISTINCT_ACTIONS",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .actions import Phase
 from .cards import SPECIES
-from .state import Counts, PublicState, can_fly_home
+from .state import Counts, PublicState, can_fly_home, flock_prompt_needs_flock
 
 __all__ = ["known_problem", "phase_problem"]
 
@@ -80,7 +80,7 @@ def phase_problem(
     if (
         phase is Phase.FLOCK
         and hand is not None
-        and not part.options.always_prompt_flock
+        and flock_prompt_needs_flock(part.options)
         and not can_fly_home(hand)
     ):
         return f"phase: 'flock' but player {current} holds no flock"

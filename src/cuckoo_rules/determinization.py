@@ -35,6 +35,7 @@ from .state import (
     Counts,
     GameState,
     can_fly_home,
+    flock_prompt_needs_flock,
     format_counts,
 )
 from .views import PlayerView, check_view_consistency
@@ -186,7 +187,7 @@ def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
     assert len(pool) == expected
     must_flock = (
         view.phase is Phase.FLOCK
-        and not view.options.always_prompt_flock
+        and flock_prompt_needs_flock(view.options)
         and view.viewer != current
     )
     # The acting seat's hidden cards must give it a flock (which the check found possible).

@@ -37,6 +37,7 @@ __all__ = [
     "win_progress",
     "win_reason",
     "winner_shares",
+    "wins",
 ]
 
 SPECIES_TO_WIN = 7
@@ -66,6 +67,19 @@ def has_won(collection: Sequence[int]) -> bool:
             species += 1
             if count >= TRIPLE:
                 triples += 1
+    return wins(species, triples)
+
+
+def wins(species: int, triples: int) -> bool:
+    """Whether a collection of ``species`` species, ``triples`` of them triples, wins (§3.3).
+
+    The winning rule on its two numbers, in plain integers, for :func:`has_won` and for
+    the batch simulator's compiled kernels alike.
+
+    Example:
+        >>> wins(7, 0), wins(2, 2), wins(6, 1)
+        (True, True, False)
+    """
     return species >= SPECIES_TO_WIN or triples >= TRIPLES_TO_WIN
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "can_fly_home",
     "counts_to_dict",
     "dict_to_counts",
+    "flock_prompt_needs_flock",
     "format_counts",
     "format_rows",
 ]
@@ -80,7 +81,7 @@ SMALL_FLOCKS: Counts = tuple(s.small_flock for s in SPECIES)
 
 Example:
     >>> SMALL_FLOCKS[Species.FLAMINGO.index], SMALL_FLOCKS[Species.ROBIN.index]
-    (2, 5)
+    (2, 6)
 """
 
 BIG_FLOCKS: Counts = tuple(s.big_flock for s in SPECIES)
@@ -88,7 +89,7 @@ BIG_FLOCKS: Counts = tuple(s.big_flock for s in SPECIES)
 
 Example:
     >>> BIG_FLOCKS[Species.FLAMINGO.index], BIG_FLOCKS[Species.ROBIN.index]
-    (3, 7)
+    (3, 9)
 """
 
 
@@ -100,6 +101,25 @@ def can_fly_home(hand: Counts) -> bool:
         (True, False)
     """
     return any(map(operator.ge, hand, SMALL_FLOCKS))  # at C speed: this runs on every turn
+
+
+def flock_prompt_needs_flock(options: GameOptions) -> bool:
+    """The flock-phase secrecy rule, stated once: whether only a flock opens the flock phase.
+
+    Unless ``always_prompt_flock`` is set, the flock phase is offered only to a player
+    who holds a flock (rules §3.2), so everybody who sees the phase knows that the player
+    to act holds one. The engine enters the flock phase by this rule, and the checks of a
+    state or a view (:mod:`cuckoo_rules.views`), the determinization's deal and the
+    view's own consistency check draw the same conclusion from it.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions
+        >>> flock_prompt_needs_flock(GameOptions(num_players=2))
+        True
+        >>> flock_prompt_needs_flock(GameOptions(num_players=2, always_prompt_flock=True))
+        False
+    """
+    return not options.always_prompt_flock
 
 
 def format_rows(rows: tuple[Row, ...]) -> str:

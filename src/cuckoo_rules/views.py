@@ -8,13 +8,16 @@ clients views, never states.
 :func:`observe` makes a view of a state, :func:`unseen_cards` says which cards a viewer
 cannot locate, and :func:`check_view_consistency` is the one check of a view that
 :func:`~cuckoo_rules.decode_view` and :func:`~cuckoo_rules.determinize` both make.
-:func:`determinize`, which draws a full state a viewer cannot tell apart from the truth,
-lives in :mod:`cuckoo_rules.determinization` (it is also importable from here).
+:func:`~cuckoo_rules.determinization.determinize`, which draws a full state a viewer
+cannot tell apart from the truth, lives in :mod:`cuckoo_rules.determinization`, a layer
+above (importing it from here still works for a release, with a deprecation warning).
 """
 
 from __future__ import annotations
 
+import importlib
 import operator
+import warnings
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -32,6 +35,7 @@ from .state import (
     PublicState,
     Row,
     can_fly_home,
+    flock_prompt_needs_flock,
     format_counts,
     format_rows,
 )
@@ -39,7 +43,6 @@ from .state import (
 __all__ = [
     "PlayerView",
     "check_view_consistency",
-    "determinize",
     "flock_possible",
     "observe",
     "unseen_cards",
@@ -285,12 +288,25 @@ def check_view_consistency(view: PlayerView) -> Counts:
     )
     if problem is not None:
         raise ViewError(problem)
-    prompted = view.phase is Phase.FLOCK and not view.options.always_prompt_flock
+    prompted = view.phase is Phase.FLOCK and flock_prompt_needs_flock(view.options)
     if prompted and not _flock_possible(view, unseen):
         raise ViewError(f"phase: 'flock' but player {current} cannot hold a flock")
     return unseen
 
 
-# determinize lives in cuckoo_rules.determinization, which imports this module: so it
-# comes last. Importing it from here keeps ``cuckoo_rules.views.determinize`` working.
-from .determinization import determinize  # noqa: E402
+def __getattr__(name: str) -> object:
+    """``cuckoo_rules.views.determinize``: deprecated, import it from the determinization.
+
+    :func:`~cuckoo_rules.determinization.determinize` lives in
+    :mod:`cuckoo_rules.determinization`, a layer above this module (it reasons about
+    views): this alias keeps old imports working for one release, with a warning.
+    """
+    if name == "determinize":
+        warnings.warn(
+            "cuckoo_rules.views.determinize is deprecated: import determinize from "
+            "cuckoo_rules or cuckoo_rules.determinization",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return importlib.import_module(__package__ + ".determinization").determinize
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
