@@ -15,17 +15,14 @@ import pytest
 
 import cuckoo_rules as cr
 from cuckoo_rules import bots
-from cuckoo_rules.cli import (
-    _options_from_args,
-    build_parser,
-    describe_events,
-    describe_game_over,
-    describe_setup,
-    main,
-)
-from cuckoo_rules.narration import describe_event, species_name
+from cuckoo_rules.board import ABBREVIATIONS, render_view, row_line
+from cuckoo_rules.cli import build_parser, main
+from cuckoo_rules.cli.demo import _action_lines
+from cuckoo_rules.cli.parser import options_from_args
+from cuckoo_rules.narration import describe_event, narrate, species_name
 from cuckoo_rules.options import OptionInfo, option_info
 from cuckoo_rules.records import Metadata
+from cuckoo_rules.terminal import game_over_summary
 
 Step = tuple[cr.GameState, cr.Action, cr.GameState]
 
@@ -83,13 +80,25 @@ def test_demo_prints_the_setup_of_the_seeded_game(capsys: pytest.CaptureFixture[
     state = cr.new_game(cr.GameOptions(num_players=3), 7)
     lines = out.splitlines()
     assert lines[0] == "Seed 7; replay with: cuckoo-rules demo --players 3 --seed 7"
-    assert f"Round 1: P{state.dealer} deals 8 cards to each player." in lines
+    assert lines[1] == "CuBirds, 3 players. Options: standard rules"
+    # The setup as the narration tells it, then the board as a spectator sees it.
+    (told,) = narrate([cr.events.GameStarted.of(state)], None)
+    assert told.startswith(f"The game starts: P{state.dealer} deals 8 cards to each player")
+    assert lines[2] == told
+    board = render_view(cr.observe(state, None))
+    assert lines[3 : 3 + len(board)] == ["    " + line for line in board]
+    assert (
+        lines[3] == f"    Round 1 · turn 1 · P{state.dealer} to lay · draw pile 69 · discard pile 2"
+    )
     for index, row in enumerate(state.rows):
-        assert f"    row {index}: {' '.join(s.value for s in row)}" in lines
+        abbreviations = " ".join(ABBREVIATIONS[s] for s in row)
+        assert f"    row {index}: {abbreviations}" in lines
     for seat in range(3):
         ((species, count),) = state.collection(seat).items()
-        assert f"    P{seat}: {species_name(species, count)} (1 card)" in lines
-    assert describe_setup(state) == describe_setup(cr.observe(state, None)) == lines[1:13]
+        assert count == 1
+        expected = f"    P{seat}     8      1/7      0/2  {ABBREVIATIONS[species]}"
+        assert expected in lines
+    assert lines[3 + len(board)] == f"Turn 1 (round 1): P{state.dealer}, 8 cards in hand"
 
 
 def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,10 +108,14 @@ def test_demo_announces_the_engines_winner(capsys: pytest.CaptureFixture[str]) -
     game_over = [line for line in out.splitlines() if line.startswith("Game over")]
     assert game_over == [f"Game over: P{winner} wins (two triples in a collection)."]
     assert final.outcome == cr.Outcome((winner,), "two_triples", (0.0, 1.0, 0.0))
+    # The end is the terminal's summary of the game, for a spectator.
+    summary = game_over_summary((), cr.observe(final, None))
+    assert out.endswith("\n".join(summary) + "\n")
+    assert summary[0].startswith("== Game over ==")
     assert f"The game lasted {final.turn} turns over {final.round} rounds." in out
-    collections = out.split("Final collections:\n")[1].splitlines()
-    assert len(collections) == 3
-    assert collections[winner].startswith(f"    P{winner}: ")
+    standings = out.split("Standings:\n")[1].splitlines()
+    assert len(standings) == 4  # the players, winner first, then the length
+    assert standings[0].startswith(f"★ P{winner}  ")
 
 
 @pytest.mark.parametrize(
@@ -122,15 +135,13 @@ def test_demo_explains_why_the_game_was_won(
     final = play(players, seed)[-1][2]
     outcome = final.outcome
     assert outcome is not None
-    # The reason is the engine's outcome, told by the narration.
+    # The reason is the engine's outcome, told once by the narration (wrapped at 80 columns).
     told = describe_event(cr.events.GameOver(outcome.winners, outcome.reason), None)
-    assert [line for line in out.splitlines() if line.startswith("Game over")] == [told]
-    assert describe_game_over(final)[0] == told
-
-
-def test_describe_game_over_needs_a_finished_game() -> None:
-    with pytest.raises(ValueError, match="not over"):
-        describe_game_over(cr.new_game(cr.GameOptions(num_players=2), 1))
+    assert told is not None
+    assert " ".join(out.split()).count(told) == 1
+    assert [line for line in out.splitlines() if line.startswith("Game over")] == [
+        line for line in out.splitlines() if told.startswith(line)
+    ]
 
 
 def test_demo_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,16 +173,15 @@ def test_lay_narration_matches_the_engine(players: int, seed: int) -> None:
         if not isinstance(action, cr.Lay):
             continue
         lays += 1
-        text = "\n".join(describe_events(cr.step(before, action)[1], after))
+        text = "\n".join(_action_lines(cr.step(before, action)[1], cr.observe(after, None), "en"))
         p = before.current_player
         laid = before.hands[p][action.species.index]
         lay = f"P{p} lays {species_name(action.species, laid)} on the {action.side.value} of"
         assert f"{lay} row {action.row}" in text
-        row = " ".join(s.value for s in after.rows[action.row])
-        assert f"    row {action.row}: {row}\n" in text + "\n"
-        assert describe_events(cr.step(before, action)[1], cr.observe(after, None)) == (
-            text.splitlines()
-        )
+        row = " ".join(ABBREVIATIONS[s] for s in after.rows[action.row])
+        if len(after.rows[action.row]) <= 17:  # a longer row is shown as runs
+            assert f"    row {action.row}: {row}\n" in text + "\n"
+        assert f"    {row_line(action.row, after.rows[action.row])}\n" in text + "\n"
 
         captures = re.search(rf"{lay} row {action.row} and captures (.+)\.\n", text)
         if after.round == before.round and not after.is_over:
@@ -282,9 +292,9 @@ def test_the_option_flags_of_every_command_come_from_option_info(command: str) -
         expected[info.name] = value
     extra = ["--bots", "random,random,random"] if command == "tournament" else []
     args = build_parser().parse_args([command, "--players", "3", *extra, *words])
-    assert _options_from_args(args) == cr.GameOptions(num_players=3, **expected)
+    assert options_from_args(args) == cr.GameOptions(num_players=3, **expected)
     defaults = build_parser().parse_args([command, "--players", "3", *extra])
-    assert _options_from_args(defaults) == cr.GameOptions(num_players=3)
+    assert options_from_args(defaults) == cr.GameOptions(num_players=3)
 
 
 def test_refill_trigger_and_same_dealer_reach_the_demo(
@@ -297,7 +307,7 @@ def test_refill_trigger_and_same_dealer_reach_the_demo(
         dealt.append(options)
         return real_match(options, seed, seats)
 
-    monkeypatch.setattr(cr, "Match", match)
+    monkeypatch.setattr("cuckoo_rules.cli.demo.Match", match)
     flags = ["--refill-trigger", "same_species_lay", "--next-round-first-player", "same_dealer"]
     out = run_cli(capsys, "demo", "--players", "3", "--seed", "4", *flags)
     assert dealt == [
@@ -490,12 +500,15 @@ def test_the_demo_speaks_the_language_asked(
     out = run_cli(capsys, "demo", "--players", "3", "--seed", "7", "--lang", language)
     english = run_demo(capsys, 3, 7)
     lines = out.splitlines()
-    assert len(lines) == len(english.splitlines())
+    turns = re.compile(r"^\S+ \d+ \(\S+ \d+\): ")  # the header of each turn
+    assert len([line for line in lines if turns.match(line)]) == len(
+        [line for line in english.splitlines() if turns.match(line)]
+    )
     assert lines[0].endswith("cuckoo-rules demo --players 3 --seed 7 --lang " + language)
-    for word in ("Turn ", "Collections:", "Options:", "collection:", "standard rules", "row 0"):
+    for word in ("Turn ", "Standings:", "Options:", "collection:", "standard rules", "row 0"):
         assert word in english
         assert word not in out
-    assert cr.narration.phrase("terminal.demo.final", language) in lines
+    assert cr.narration.phrase("terminal.standings", language) in lines
 
 
 def test_replay_in_another_language(

@@ -17,7 +17,7 @@ from types import ModuleType
 import pytest
 
 import cuckoo_rules as cr
-from cuckoo_rules import terminal
+from cuckoo_rules import board, terminal
 from cuckoo_rules._phrases.terminal import PHRASES as TERMINAL_PHRASES
 from cuckoo_rules.narration import LANGUAGES, PHRASES, narrate, phrase, species_name
 from cuckoo_rules.records import Metadata
@@ -119,11 +119,11 @@ def test_colour_only_adds_escapes() -> None:
 
 
 def test_species_styles_are_distinct_and_the_letters_too() -> None:
-    styles = list(terminal._STYLES.values())
+    styles = list(board.SPECIES_STYLES.values())
     assert len(set(styles)) == len(styles)
     # The pairs that were confused share no colour code.
     for a, b in [(cr.Species.PARROT, cr.Species.ROBIN), (cr.Species.TOUCAN, cr.Species.OWL)]:
-        assert terminal._STYLES[a] != terminal._STYLES[b]
+        assert board.SPECIES_STYLES[a] != board.SPECIES_STYLES[b]
     for language in LANGUAGES:
         letters = [terminal.abbreviation(s, language) for s in cr.SPECIES]
         assert len(set(letters)) == 8
@@ -133,7 +133,7 @@ def test_species_styles_are_distinct_and_the_letters_too() -> None:
 
 def test_long_rows_are_run_length_encoded() -> None:
     row = (cr.Species.ROBIN,) * 16 + (cr.Species.MAGPIE,) * 2 + (cr.Species.OWL,)
-    assert terminal._row_text(row, False) == "ROB×16 MAG×2 OWL"
+    assert board.row_line(2, row) == "row 2: ROB×16 MAG×2 OWL"
 
 
 def test_colour_respects_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -212,7 +212,7 @@ def test_known_cards_and_provable_absences_appear() -> None:
                 parts.append("no " + " ".join(none))
                 shown_none += 1
             shown_known += bool(tokens)
-            collection = terminal._counts(view.collections[seat], False, "en")
+            collection = board.counts_label(view.collections[seat], False, "en")
             head = line.partition(f"  {collection}")[0] + f"  {collection}"
             assert line.startswith(head)
             told = line.removeprefix(head).strip()
@@ -459,7 +459,7 @@ def english_words() -> set[str]:
     """The words of the terminal's English phrases (for the spot checks of other languages)."""
     words: set[str] = set()
     for key, text in TERMINAL_PHRASES["en"].items():
-        if key.startswith(("terminal.card.", "terminal.abbr.", "terminal.help")):
+        if key.startswith(("terminal.abbr.", "terminal.help")):
             continue
         plain_text = re.sub(r"\{[^}]*\}", " ", text)
         words |= set(re.findall(r"[A-Za-z]{4,}", plain_text))
@@ -560,13 +560,15 @@ def test_the_round_summary_says_who_ended_it_what_was_discarded_and_who_deals() 
         if seat == viewer:
             hand = own.hands[seat]
             assert hand is not None
-            cards = f"{size} card{'s' if size != 1 else ''}: {terminal._counts(hand, False, 'en')}"
+            cards = (
+                f"{size} card{'s' if size != 1 else ''}: {board.counts_label(hand, False, 'en')}"
+            )
             assert not size or line.endswith(cards)
         elif seat == event.player:
             assert line.endswith("no cards")
         elif any(event.known_hands[seat]):
             assert (
-                "known among them: " + terminal._counts(event.known_hands[seat], False, "en")
+                "known among them: " + board.counts_label(event.known_hands[seat], False, "en")
                 in line
             )
         else:

@@ -14,7 +14,7 @@ the move notation (``lay owl 0 left``) stays English in every language.
 from __future__ import annotations
 
 ENGLISH: dict[str, str] = {
-    # Species: three letters on the board, and a card's word in the demo's rows.
+    # Species: three letters on the board.
     "terminal.abbr.flamingo": "FLA",
     "terminal.abbr.owl": "OWL",
     "terminal.abbr.toucan": "TOU",
@@ -23,14 +23,6 @@ ENGLISH: dict[str, str] = {
     "terminal.abbr.magpie": "MAG",
     "terminal.abbr.reed_warbler": "REE",
     "terminal.abbr.robin": "ROB",
-    "terminal.card.flamingo": "flamingo",
-    "terminal.card.owl": "owl",
-    "terminal.card.toucan": "toucan",
-    "terminal.card.duck": "duck",
-    "terminal.card.parrot": "parrot",
-    "terminal.card.magpie": "magpie",
-    "terminal.card.reed_warbler": "reed_warbler",
-    "terminal.card.robin": "robin",
     # Lists and counts.
     "terminal.cards#one": "{count} card",
     "terminal.cards#other": "{count} cards",
@@ -193,13 +185,8 @@ ENGLISH: dict[str, str] = {
     "terminal.demo.setup#one": "CuBirds, {count} player. Options: {options}",
     "terminal.demo.setup#other": "CuBirds, {count} players. Options: {options}",
     "terminal.demo.standard": "standard rules",
-    "terminal.demo.row": "    row {row}: {cards}",
-    "terminal.demo.collections": "Collections:",
-    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
-    "terminal.demo.piles": "Draw pile {cards}, discard pile {discard}.",
     "terminal.demo.turn": "Turn {turn} (round {round}): {player}, {cards} in hand",
     "terminal.demo.collection": "    collection: {cards}",
-    "terminal.demo.final": "Final collections:",
 }
 
 GERMAN: dict[str, str] = {
@@ -211,14 +198,6 @@ GERMAN: dict[str, str] = {
     "terminal.abbr.magpie": "ELS",
     "terminal.abbr.reed_warbler": "ROH",
     "terminal.abbr.robin": "ROT",
-    "terminal.card.flamingo": "Flamingo",
-    "terminal.card.owl": "Eule",
-    "terminal.card.toucan": "Tukan",
-    "terminal.card.duck": "Ente",
-    "terminal.card.parrot": "Papagei",
-    "terminal.card.magpie": "Elster",
-    "terminal.card.reed_warbler": "Rohrsänger",
-    "terminal.card.robin": "Rotkehlchen",
     "terminal.cards#one": "{count} Karte",
     "terminal.cards#other": "{count} Karten",
     "terminal.turns#one": "{count} Zug",
@@ -381,13 +360,8 @@ GERMAN: dict[str, str] = {
     "terminal.demo.setup#one": "CuBirds, {count} Spieler. Optionen: {options}",
     "terminal.demo.setup#other": "CuBirds, {count} Spieler. Optionen: {options}",
     "terminal.demo.standard": "Standardregeln",
-    "terminal.demo.row": "    Reihe {row}: {cards}",
-    "terminal.demo.collections": "Sammlungen:",
-    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
-    "terminal.demo.piles": "Nachziehstapel {cards}, Ablage {discard}.",
     "terminal.demo.turn": "Zug {turn} (Runde {round}): {player}, {cards} auf der Hand",
     "terminal.demo.collection": "    Sammlung: {cards}",
-    "terminal.demo.final": "Sammlungen am Ende:",
 }
 
 RUSSIAN: dict[str, str] = {
@@ -399,14 +373,6 @@ RUSSIAN: dict[str, str] = {
     "terminal.abbr.magpie": "СОР",
     "terminal.abbr.reed_warbler": "КАМ",
     "terminal.abbr.robin": "МАЛ",
-    "terminal.card.flamingo": "фламинго",
-    "terminal.card.owl": "сова",
-    "terminal.card.toucan": "тукан",
-    "terminal.card.duck": "утка",
-    "terminal.card.parrot": "попугай",
-    "terminal.card.magpie": "сорока",
-    "terminal.card.reed_warbler": "камышовка",
-    "terminal.card.robin": "малиновка",
     "terminal.cards#one": "{count} карта",
     "terminal.cards#few": "{count} карты",
     "terminal.cards#many": "{count} карт",
@@ -565,13 +531,8 @@ RUSSIAN: dict[str, str] = {
     "terminal.demo.setup#few": "CuBirds, {count} игрока. Настройки: {options}",
     "terminal.demo.setup#many": "CuBirds, {count} игроков. Настройки: {options}",
     "terminal.demo.standard": "стандартные правила",
-    "terminal.demo.row": "    ряд {row}: {cards}",
-    "terminal.demo.collections": "Коллекции:",
-    "terminal.demo.collection_line": "    {player}: {cards} ({size})",
-    "terminal.demo.piles": "Колода: {cards}, сброс: {discard}.",
     "terminal.demo.turn": "Ход {turn} (раунд {round}): {player}, в руке {cards}",
     "terminal.demo.collection": "    коллекция: {cards}",
-    "terminal.demo.final": "Коллекции в конце:",
 }
 
 PHRASES: dict[str, dict[str, str]] = {"en": ENGLISH, "de": GERMAN, "ru": RUSSIAN}

@@ -1,0 +1,206 @@
+"""What the commands of ``cuckoo-rules`` share: the program's name and common arguments.
+
+Every command module declares its arguments with an ``add_command(commands)`` function
+that builds on these (``--players``, ``--seed``, ``--lang``, ``--no-color`` and one flag
+per rule variant, made from :func:`cuckoo_rules.options.option_info`) and reads them
+back with :func:`checked_options`, :func:`seed_from_args` and :func:`console_from_args`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .. import terminal
+from ..errors import InvalidOptionsError
+from ..narration import LANGUAGES
+from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions, OptionInfo, option_info
+from ..rng import SEED_LIMIT
+
+__all__ = [
+    "DEFAULTS",
+    "PROG",
+    "VARIANTS",
+    "Commands",
+    "Handler",
+    "add_lang_argument",
+    "add_no_color_argument",
+    "add_option_arguments",
+    "add_players_argument",
+    "add_seed_argument",
+    "checked_options",
+    "console_from_args",
+    "describe_options",
+    "options_from_args",
+    "seed_from_args",
+]
+
+
+class Commands(Protocol):
+    """The subcommands of a parser (what ``ArgumentParser.add_subparsers`` returns)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        """Add a subcommand and return its parser."""
+        ...
+
+
+PROG = "cuckoo-rules"
+"""The name of the console script."""
+
+Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
+"""A subcommand: takes the parsed arguments and its own parser, returns the exit status."""
+
+DEFAULTS = GameOptions(num_players=3)
+"""The option defaults shown by ``--help`` (and the default player count)."""
+
+VARIANTS: tuple[OptionInfo, ...] = tuple(
+    info for info in option_info() if info.name != "num_players"
+)
+"""The rule variants, one flag each; ``num_players`` is ``--players``."""
+
+
+def add_players_argument(parser: argparse.ArgumentParser, default: int) -> None:
+    """Declare ``--players N``."""
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=default,
+        metavar="N",
+        help=f"number of players, {MIN_PLAYERS} to {MAX_PLAYERS} (default: %(default)s)",
+    )
+
+
+def add_seed_argument(
+    parser: argparse.ArgumentParser, subject: str = "game", shown: str = "printed for replay"
+) -> None:
+    """Declare ``--seed S``, the seed of ``subject`` (a random one, ``shown``, without it)."""
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help=f"seed of the {subject}, 0 to 2**64 - 1 (default: a random seed, {shown})",
+    )
+
+
+def add_no_color_argument(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--no-color``."""
+    parser.add_argument("--no-color", action="store_true", help="do not colour the species")
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--lang en|de|ru``, the language of everything printed."""
+    parser.add_argument(
+        "--lang",
+        choices=list(LANGUAGES),
+        default="en",
+        help="the language of the screens and the narration: English, German or Russian "
+        "(default: %(default)s); the move notation stays English",
+    )
+
+
+def _flag(name: str) -> str:
+    """The flag of an option: ``round_end_timing`` -> ``--round-end-timing``."""
+    return "--" + name.replace("_", "-")
+
+
+def _help_text(text: str) -> str:
+    """``text`` made safe for argparse's ``%`` formatting of help strings."""
+    return text.replace("%", "%%")
+
+
+def add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare one flag per rule variant of :class:`cuckoo_rules.GameOptions`.
+
+    The flags, their values and their help are made from
+    :func:`cuckoo_rules.options.option_info`: an option with words or numbers as values
+    is ``--name VALUE``; a yes-or-no option is a switch to its other value,
+    ``--no-name`` when it is on by default and ``--name`` when it is off.
+    """
+    group = parser.add_argument_group("rule variants (see rules.md)")
+    for info in VARIANTS:
+        default = info.default
+        if type(default) is bool:
+            (other,) = (choice for choice in info.choices if choice.value is not default)
+            flag = _flag(info.name).replace("--", "--no-", 1) if default else _flag(info.name)
+            group.add_argument(
+                flag,
+                dest=info.name,
+                action="store_false" if default else "store_true",
+                help=_help_text(f"{info.description} With this flag: {other.text}."),
+            )
+            continue
+        values = "; ".join(f"{choice.value}: {choice.text}" for choice in info.choices)
+        group.add_argument(
+            _flag(info.name),
+            type=int if type(default) is int else str,
+            choices=list(info.values),
+            default=default,
+            help=_help_text(f"{info.description} {values}. Default: {default}."),
+        )
+
+
+def options_from_args(args: argparse.Namespace) -> GameOptions:
+    """Build the game options from the parsed arguments (``--players`` and every variant).
+
+    Raises:
+        InvalidOptionsError: If a value is out of range.
+    """
+    variants: dict[str, Any] = {info.name: getattr(args, info.name) for info in VARIANTS}
+    return GameOptions(num_players=args.players, **variants)
+
+
+def _option_message(error: InvalidOptionsError) -> str:
+    """Turn an option error (``"num_players: 6 is not in 2..5"``) into a usage message."""
+    field, _, detail = str(error).partition(": ")
+    flag = "--players" if field == "num_players" else _flag(field)
+    return f"argument {flag}: {detail}" if detail else str(error)
+
+
+def checked_options(args: argparse.Namespace, parser: argparse.ArgumentParser) -> GameOptions:
+    """The game options of the parsed arguments; a value out of range is a usage error."""
+    try:
+        return options_from_args(args)
+    except InvalidOptionsError as error:
+        parser.error(_option_message(error))
+
+
+def seed_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """The ``--seed`` given (a usage error if out of range), or a fresh random seed."""
+    chosen: int | None = args.seed
+    if chosen is None:
+        return secrets.randbelow(SEED_LIMIT)
+    if not 0 <= chosen < SEED_LIMIT:
+        parser.error(f"argument --seed: {chosen} is not an integer in [0, 2**64)")
+    return chosen
+
+
+def describe_options(options: GameOptions, standard: str = "standard rules") -> str:
+    """The options that differ from the rules' defaults as ``name=value``, or ``standard``.
+
+    Example:
+        >>> describe_options(GameOptions(num_players=2, always_prompt_flock=True))
+        'always_prompt_flock=true'
+    """
+    changed = [
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in options.to_json().items()
+        if name != "num_players" and value != getattr(DEFAULTS, name)
+    ]
+    return ", ".join(changed) if changed else standard
+
+
+def console_from_args(args: argparse.Namespace) -> terminal.Console:
+    """The terminal's input and output, in the language of ``--lang``.
+
+    Coloured unless ``--no-color`` (or ``NO_COLOR``); cleared at each screen on a terminal.
+    """
+    return terminal.Console(
+        sys.stdin,
+        sys.stdout,
+        terminal.color_enabled(sys.stdout, no_color=args.no_color),
+        language=args.lang,
+        clear=sys.stdout.isatty(),
+    )

@@ -1,0 +1,203 @@
+"""``cuckoo-rules play``: a game in the terminal against bots, or a saved one resumed.
+
+The loop is the terminal's (:func:`cuckoo_rules.terminal.play_interactive`); this
+module reads the arguments, builds the bots (the bot of seat ``k`` gets the seed
+``derive_seed(seed, 1, k)``, :func:`cuckoo_rules.bots.derive_seed`, as in the Gymnasium
+environment) and, for ``--resume``, reads the seats and bots from the record
+(:func:`cuckoo_rules.terminal.resume_seats`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import bots, terminal
+from ..errors import DecodeError
+from ..narration import phrase
+from ..records import RecordError, final_state, load_record
+from .parser import (
+    PROG,
+    VARIANTS,
+    Commands,
+    add_lang_argument,
+    add_no_color_argument,
+    add_option_arguments,
+    add_players_argument,
+    add_seed_argument,
+    checked_options,
+    console_from_args,
+    seed_from_args,
+)
+
+__all__ = ["add_command"]
+
+
+def add_command(commands: Commands) -> None:
+    """Declare ``play`` and its arguments: players, seat, bots, seed, save, resume, colour."""
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description=(
+            "Play CuBirds in the terminal against bots. Each prompt shows one screen of "
+            "80x24 with only what your seat may know: the four rows, your hand with each "
+            "species' flock sizes, every player's hand size, collection and the cards known "
+            "to be in their hand, what happened lately, and your moves, numbered. Type a "
+            "move's number (or its notation, e.g. 'lay owl 2 left', 'draw', 'fly owl', "
+            "'pass'); 'm' shows every move described, 'help' the commands and the rules in "
+            "short, 'hint' the expert's three best moves with the estimated chance of "
+            "winning after each (needs the batch extra: pip install 'cuckoo-rules[batch]'), "
+            "'q' or Ctrl-D leaves (offering to save; --resume goes on later), Ctrl-C too. "
+            "Round ends and the end of the game stop on a summary until Enter. Species are "
+            "three letters of the language, coloured unless --no-color, NO_COLOR or an "
+            "output that is not a terminal."
+        ),
+        epilog=(
+            f"examples: {PROG} play --players 3 --seat 0 --bots greedy,ismcts --seed 7; "
+            f"{PROG} play --resume game.json"
+        ),
+    )
+    add_players_argument(play, 2)
+    play.add_argument(
+        "--seat", type=int, default=0, metavar="K", help="your seat, from 0 (default: 0)"
+    )
+    play.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="SPECS",
+        help=(
+            "the opponents' bot specs in seat order, comma-separated, one per opponent or "
+            "one for all: KIND[:NAME=VALUE...], e.g. 'greedy,ismcts:iterations=50' "
+            "(kinds: " + ", ".join(bots.BOT_KINDS) + "; default: %(default)s)"
+        ),
+    )
+    add_seed_argument(play)
+    play.add_argument(
+        "--save",
+        metavar="PATH",
+        help=(
+            "write the game record (JSON) to this file when the game ends or you leave "
+            "(with --resume: the resumed file unless given)"
+        ),
+    )
+    play.add_argument(
+        "--resume",
+        metavar="PATH",
+        help=(
+            "go on with an unfinished game saved by 'play' (with q or --save): the players, "
+            "your seat, the bots, the seed and the rule variants come from the record"
+        ),
+    )
+    add_lang_argument(play)
+    add_no_color_argument(play)
+    add_option_arguments(play)
+    play.set_defaults(handler=_run, command_parser=play)
+
+
+def _say(key: str, language: str, **fields: object) -> str:
+    """The phrase ``terminal.<key>`` in ``language`` (none of those here is counted)."""
+    return phrase(f"terminal.{key}", language, count=None, **fields)
+
+
+def _play_specs(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, n: int
+) -> list[bots.BotSpec | None]:
+    """The bot spec of each seat (``None`` at the human's seat); bad ones are usage errors.
+
+    ``--bots`` gives one spec per opponent in seat order, or one spec for all of them.
+    """
+    seat: int = args.seat
+    if not 0 <= seat < n:
+        parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
+    try:
+        specs: list[bots.BotSpec | None] = list(bots.parse_bot_specs(args.bots))
+    except bots.BotSpecError as error:
+        parser.error(f"argument --bots: {error}")
+    if len(specs) == 1:
+        specs *= n - 1
+    if len(specs) != n - 1:
+        parser.error(f"argument --bots: {len(specs)} bots for {n - 1} opponents")
+    specs.insert(seat, None)
+    return specs
+
+
+_GAME_FLAGS = ("players", "seat", "bots", "seed", *(info.name for info in VARIANTS))
+"""The arguments of ``play`` that a resumed game takes from its record instead."""
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play a game in the terminal (or resume one); Ctrl-C leaves without a traceback."""
+    if args.resume is not None:
+        return _resume(args, parser)
+    seed = seed_from_args(args, parser)
+    options = checked_options(args, parser)
+    specs = _play_specs(args, parser, options.num_players)
+    players = [
+        None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
+        for seat, spec in enumerate(specs)
+    ]
+    names = [terminal.HUMAN if spec is None else spec.text for spec in specs]
+    console = console_from_args(args)
+    print(_say("started", args.lang, seed=seed, seat=args.seat))
+    try:
+        terminal.play_interactive(
+            options, seed, args.seat, players, console, names=names, save=args.save
+        )
+    except KeyboardInterrupt:
+        print("\n" + _say("interrupted", args.lang))
+        return 130
+    return 0
+
+
+def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``play --resume PATH``: go on with a saved game with the same seats and bots."""
+    language: str = args.lang
+    path: str = args.resume
+    given = [
+        f"--{name.replace('_', '-')}"
+        for name in _GAME_FLAGS
+        if getattr(args, name) != parser.get_default(name)
+    ]
+    if given:
+        parser.error(_say("error.resume_options", language, flags=", ".join(given)))
+
+    def fail(key: str, error: object = "") -> int:
+        message = _say(key, language, path=path, error=error, detail=error)
+        print(f"{PROG} play: {message}", file=sys.stderr)
+        return 1
+
+    try:
+        with open(path, encoding="utf-8") as source:
+            record = load_record(source)
+        over = final_state(record).is_over
+    except (OSError, DecodeError, RecordError) as error:
+        return fail("error.read", error)
+    if over or record.metadata.result is not None:
+        return fail("error.resume_over")
+    try:
+        seat, specs = terminal.resume_seats(record)
+    except terminal.ResumeError as error:
+        return fail("error.resume_seats", error)
+    players = [
+        None if spec is None else spec.build(bots.derive_seed(record.seed, 1, k))
+        for k, spec in enumerate(specs)
+    ]
+    names = list(record.metadata.players or ())
+    print(
+        _say("resumed", language, path=path, move=len(record.actions), seed=record.seed, seat=seat)
+    )
+    try:
+        terminal.play_interactive(
+            record.options,
+            record.seed,
+            seat,
+            players,
+            console_from_args(args),
+            names=names,
+            save=path if args.save is None else args.save,
+            resume=record,
+        )
+    except KeyboardInterrupt:
+        print("\n" + _say("interrupted", language))
+        return 130
+    return 0

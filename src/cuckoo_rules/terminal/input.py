@@ -1,0 +1,180 @@
+"""The terminal's input and output: the :class:`Console`, and reading what the user types.
+
+A loop reads and writes through a :class:`Console` of injected streams, so it can be
+tested without a terminal. :func:`parse_choice` reads a move (its number in the move
+list or its notation, ``lay owl 0 left``), :func:`illegal_reason` says why a move is not
+legal as the engine does, and :func:`command_words` the words of a command (``help``,
+``hilfe``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TextIO
+
+import attrs
+
+from ..actions import Action
+from ..board import terminal_phrase
+from ..engine import legal_actions, why_illegal
+from ..errors import DecodeError
+from ..narration import species_name
+from ..notation import format_action, parse_action
+from ..views import PlayerView
+
+__all__ = ["Console", "color_enabled", "command_words", "illegal_reason", "parse_choice"]
+
+_CLEAR = "\x1b[H\x1b[2J"
+
+
+def color_enabled(stream: TextIO, *, no_color: bool = False) -> bool:
+    """Whether to colour the output: a terminal, no ``--no-color`` and no ``NO_COLOR``.
+
+    Args:
+        stream: The output stream.
+        no_color: Whether colour was turned off on the command line.
+    """
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return stream.isatty()
+
+
+@attrs.define
+class Console:
+    """The input and output of an interactive loop.
+
+    Attributes:
+        input: Where the user's lines are read from.
+        output: Where the screens are written.
+        color: Whether to colour species with ANSI escapes.
+        language: The language of every text (one of
+            :data:`~cuckoo_rules.narration.LANGUAGES`).
+        clear: Whether to clear the screen before each screen (a terminal); without it
+            the screens are printed one after the other.
+    """
+
+    input: TextIO
+    output: TextIO
+    color: bool = False
+    language: str = "en"
+    clear: bool = False
+
+    def say(self, *lines: str) -> None:
+        """Write lines to the output."""
+        for line in lines:
+            self.output.write(line + "\n")
+        self.output.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """Write ``prompt`` and read a line; ``None`` at the end of input (Ctrl-D).
+
+        Input that is not a terminal is not echoed: a new line ends the prompt's line then.
+        """
+        self.output.write(prompt)
+        self.output.flush()
+        line = self.input.readline()
+        if not line or not self.input.isatty():  # a terminal echoes the Enter, a pipe not
+            self.output.write("\n")
+        return line.strip() if line else None
+
+    def show(self, lines: Sequence[str]) -> None:
+        """Show a whole screen: cleared first on a terminal, else after the last one."""
+        if self.clear:
+            self.output.write(_CLEAR)
+        self.say(*lines)
+
+    def screen(self, lines: Sequence[str], prompt: str) -> str | None:
+        """Show a whole screen (:meth:`show`), then ask ``prompt``."""
+        self.show(lines)
+        return self.ask(prompt)
+
+    def text(self, key: str, *, count: int | None = None, **fields: object) -> str:
+        """The phrase ``terminal.<key>`` in the console's language."""
+        return terminal_phrase(key, self.language, count=count, **fields)
+
+
+def command_words(key: str, language: str, english: str) -> frozenset[str]:
+    """A command's words: the English ones and the language's (``help``, ``hilfe``).
+
+    Args:
+        key: The command's key among the ``terminal.commands.*`` phrases.
+        language: The language of the loop.
+        english: The English words, separated by spaces (``"q quit exit"``).
+
+    Example:
+        >>> sorted(command_words("help", "de", "help"))
+        ['help', 'hilfe']
+    """
+    words = english + " " + terminal_phrase(f"commands.{key}", language)
+    return frozenset(words.lower().split())
+
+
+def illegal_reason(view: PlayerView, action: Action, language: str = "en") -> str:
+    """Why ``action`` is not legal in ``view``, as the engine says it, in ``language``.
+
+    The reason is the engine's (:func:`~cuckoo_rules.why_illegal`, the reasons of the
+    :class:`~cuckoo_rules.IllegalActionError` of :func:`~cuckoo_rules.apply`), worded
+    by the ``terminal.reason.*`` phrases.
+
+    Raises:
+        ValueError: If ``action`` is legal in ``view``.
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, Lay, Side, Species, new_game, observe
+        >>> view = observe(new_game(GameOptions(num_players=2), 7), 0)
+        >>> illegal_reason(view, Lay(Species.FLAMINGO, 0, Side.LEFT))
+        'you hold no flamingo'
+    """
+    reason = why_illegal(view, action)
+    if reason is None:
+        raise ValueError(f"{format_action(action)} is legal now")
+    species = "" if reason.species is None else species_name(reason.species, language=language)
+    return terminal_phrase(
+        f"reason.{reason.code}", language, species=species, small=reason.needed, held=reason.held
+    )
+
+
+def parse_choice(text: str, view: PlayerView, language: str = "en") -> Action | str:
+    """Read a choice: a number ``1..n`` of the move list or an action's notation.
+
+    Args:
+        text: What the user typed.
+        view: The view of the seat to act (its legal actions are numbered from 1).
+        language: The language of the messages.
+
+    Returns:
+        The chosen action, or a message saying why the input is not a choice (for an
+        illegal action, the engine's reason: :func:`illegal_reason`).
+
+    Example:
+        >>> from cuckoo_rules import GameOptions, new_game, observe
+        >>> view = observe(new_game(GameOptions(num_players=2), 7), 0)
+        >>> parse_choice("17", view)
+        Lay(Species.DUCK, 0, Side.LEFT)
+        >>> parse_choice("99", view)
+        'There is no move 99: type a number from 1 to 40.'
+        >>> parse_choice("lay owl 0 right", view)
+        Lay(Species.OWL, 0, Side.RIGHT)
+        >>> print(parse_choice("fly owl", view))
+        fly owl: a turn starts by laying birds (all of one species from your hand, at one
+        end of a row).
+    """
+    actions = legal_actions(view)
+    text = text.strip()
+    count = len(actions)
+    if not text:
+        return terminal_phrase("empty_input", language, count=count)
+    if text.lstrip("+-").isdigit():
+        number = int(text)
+        if 1 <= number <= count:
+            return actions[number - 1]
+        return terminal_phrase("no_such_move", language, number=number, count=count)
+    try:
+        action = parse_action(text)
+    except DecodeError:
+        return terminal_phrase("unreadable", language, text=text[:40], count=count)
+    if action not in actions:
+        reason = illegal_reason(view, action, language)
+        return terminal_phrase("illegal", language, move=text, reason=reason)
+    return action
