@@ -4,7 +4,9 @@ The sprite holds one ``<symbol>`` per species (``bird-<species value>``) and the
 back. It must be safe to serve (no scripts, event handlers, external references or
 raster images), and every card face must carry the numbers the rules print on it (the
 small and big flock sizes from ``cuckoo_rules.cards``) and a species letter, so that a
-player who cannot tell the colours apart can still read the card.
+player who cannot tell the colours apart can still read the card. The numbers are written
+by ``scripts/make_card_art.py`` from the model: the file must be what the script writes,
+and the script must follow a flock size changed in the model.
 
 The last test renders every symbol through ``<use href="birds.svg#...">`` in Debian's
 Chromium. Without the ``playwright`` package or a Chromium it is skipped, unless
@@ -16,8 +18,10 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
@@ -25,6 +29,7 @@ import pytest
 import cuckoo_rules
 from cuckoo_rules import SPECIES, Species
 from tests.browser import chromium_path, unavailable
+from tests.conftest import ROOT, load_module
 
 if TYPE_CHECKING:
     from playwright.sync_api import Route
@@ -58,6 +63,12 @@ def bird_id(species: Species) -> str:
 def local(name: str) -> str:
     """An element or attribute name without its ``{namespace}``."""
     return name.rpartition("}")[2]
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    """``scripts/make_card_art.py``, imported as a module."""
+    return load_module(ROOT / "scripts" / "make_card_art.py", "make_card_art")
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +169,57 @@ def test_a_card_shows_the_flock_sizes_of_its_species(
     symbol = symbols[bird_id(species)]
     assert texts(symbol, "flock-small") == [str(species.small_flock)]
     assert texts(symbol, "flock-big") == [str(species.big_flock)]
+
+
+def test_the_sprite_is_what_the_script_writes_for_the_model(script: ModuleType) -> None:
+    assert script.SPRITE == SPRITE
+    text = SPRITE.read_text(encoding="utf-8")
+    assert script.render(text) == text, "run scripts/make_card_art.py"
+    assert script.main(["--check"]) == 0
+
+
+def test_the_script_follows_a_flock_size_changed_in_the_model(
+    script: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "birds.svg"
+    shutil.copyfile(SPRITE, copy)
+    small, big = Species.MAGPIE.small_flock, Species.MAGPIE.big_flock
+    monkeypatch.setattr(Species.MAGPIE, "small_flock", small + 1)
+    monkeypatch.setattr(Species.MAGPIE, "big_flock", big + 3)
+    assert script.main(["--check"], path=copy) == 1
+    assert copy.read_bytes() == SPRITE.read_bytes()  # --check writes nothing
+    assert script.main([], path=copy) == 0
+    assert script.main(["--check"], path=copy) == 0
+    faces = ET.parse(copy).getroot().findall(f"{{{SVG}}}symbol")
+    magpie = next(symbol for symbol in faces if symbol.get("id") == bird_id(Species.MAGPIE))
+    assert texts(magpie, "flock-small") == [str(small + 1)]
+    assert texts(magpie, "flock-big") == [str(big + 3)]
+    # Nothing else changed: the drawings, the other cards, the layout of the file.
+    before = SPRITE.read_text(encoding="utf-8").splitlines()
+    after = copy.read_text(encoding="utf-8").splitlines()
+    changed = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
+    start = before.index(f'<symbol id="{bird_id(Species.MAGPIE)}" viewBox="{VIEW_BOX}">')
+    face = before[start : before.index("</symbol>", start)]
+    assert changed == [
+        (line, line.replace(f">{size}</text>", f">{size + step}</text>"))
+        for line in face
+        for class_name, size, step in [("flock-small", small, 1), ("flock-big", big, 3)]
+        if f'class="{class_name}"' in line
+    ]
+    assert len(changed) == 2
+
+
+def test_the_script_refuses_a_sprite_that_does_not_fit_the_model(script: ModuleType) -> None:
+    text = SPRITE.read_text(encoding="utf-8")
+    no_owl = re.sub(r'<symbol id="bird-owl".*?</symbol>\n', "", text, flags=re.DOTALL)
+    with pytest.raises(script.CardArtError, match="no face for \\['owl'\\]"):
+        script.render(no_owl)
+    extra = text.replace('id="bird-owl"', 'id="bird-ostrich"')
+    with pytest.raises(script.CardArtError, match="no species for \\['ostrich'\\]"):
+        script.render(extra)
+    blank = text.replace('<text class="flock-big"', '<text class="other"', 1)
+    with pytest.raises(script.CardArtError, match="bird-flamingo has 0"):
+        script.render(blank)
 
 
 @pytest.mark.parametrize("species", SPECIES, ids=[s.value for s in SPECIES])

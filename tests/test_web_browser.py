@@ -4,7 +4,8 @@
 temporary database, and Playwright drives Debian's Chromium (never a downloaded one).
 Without the ``playwright`` package or a Chromium the tests are skipped, unless
 ``CUCKOO_REQUIRE_BROWSER=1`` is set (CI sets it), which turns the skip into a failure.
-The first tests (the phrase table against the client's source) need no browser.
+The first tests (the client's ES modules, the phrase table against the client's source)
+need no browser.
 
 What is checked: two people play a whole game by clicking (a species, then an end of a
 row; the phase buttons), each seeing the other's move pushed within half a second, then
@@ -122,17 +123,84 @@ WATCH_THINKING = """
 """
 
 
+# --------------------------------------------------------------------------- the modules
+
+ENTRY = "app.js"  # the module index.html loads; it imports the others, from js/
+MAX_MODULE_LINES = 600
+IMPORT = re.compile(r'^import \{ ([\w$, ]+) \} from "(\./[\w./-]+\.js)";$')
+EXPORT = re.compile(r"^export (?:async )?(?:function|const|class) ([\w$]+)", re.MULTILINE)
+
+
+def client_modules() -> dict[str, dict[str, set[str]]]:
+    """The client's JavaScript files (paths under ``static/``): the names each imports
+    from each file it imports."""
+    modules: dict[str, dict[str, set[str]]] = {}
+    for path in sorted(STATIC_DIR.rglob("*.js")):
+        name = path.relative_to(STATIC_DIR).as_posix()
+        lines = path.read_text(encoding="utf-8").splitlines()
+        imports = [line for line in lines if line.startswith("import")]
+        found = [IMPORT.fullmatch(line) for line in imports]
+        assert all(found), f"{name}: an import of another form: {imports}"
+        modules[name] = {
+            os.path.normpath(Path(name).parent / match[2]).replace(os.sep, "/"): {
+                imported.strip() for imported in match[1].split(",")
+            }
+            for match in found
+            if match is not None
+        }
+    return modules
+
+
+def client_source() -> str:
+    """The text of every JavaScript file of the client."""
+    return "".join(path.read_text(encoding="utf-8") for path in sorted(STATIC_DIR.rglob("*.js")))
+
+
+def test_the_page_loads_one_module_that_imports_every_other_without_a_cycle() -> None:
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r"<script[^>]*>", page) == [f'<script type="module" src="/static/{ENTRY}">']
+    modules = client_modules()
+    assert len(modules) > 10
+    exported = {
+        name: set(EXPORT.findall((STATIC_DIR / name).read_text(encoding="utf-8")))
+        for name in modules
+    }
+    for name, imports in modules.items():
+        text = (STATIC_DIR / name).read_text(encoding="utf-8")
+        assert "import(" not in text, name
+        assert len(text.splitlines()) <= MAX_MODULE_LINES, name
+        for target, names in imports.items():
+            assert target in modules, f"{name} imports the missing {target}"
+            assert names <= exported[target], (
+                f"{name}: {target} does not export {names - exported[target]}"
+            )
+    # Reachable from the entry, and in an order (no module imports one that imports it).
+    done: list[str] = []
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join((*path, name))}"
+        if name in done:
+            return
+        for target in modules[name]:
+            visit(target, (*path, name))
+        done.append(name)
+
+    visit(ENTRY, ())
+    assert sorted(done) == sorted(modules), "modules nothing imports"
+
+
 # --------------------------------------------------------------------------- the phrases
 
 
 def used_keys() -> tuple[set[str], set[str]]:
-    """The phrase keys app.js and index.html name: whole keys, and prefixes of built ones.
+    """The phrase keys the client's scripts and index.html name: whole keys, and prefixes
+    of built ones.
 
     The server's own ``web.*`` keys (a hint's "no flock" sentence) count as named too.
     """
-    script = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    script = client_source()
     page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
-    server = "".join(path.read_text(encoding="utf-8") for path in STATIC_DIR.parent.glob("*.py"))
+    server = "".join(path.read_text(encoding="utf-8") for path in STATIC_DIR.parent.rglob("*.py"))
     keys = set(re.findall(r"[\"'](web\.[\w.]+)[\"']", script + page + server))
     prefixes = set(re.findall(r"`(web\.[\w.]+?\.)\$\{", script))
     return keys, prefixes
