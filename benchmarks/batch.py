@@ -45,8 +45,8 @@ import numpy as np
 
 import cuckoo_rules as cr
 from cuckoo_rules.batch import BatchGame
-from cuckoo_rules.batch.gymnasium import BatchCuckooEnv
 from cuckoo_rules.envs.gymnasium import CuckooEnv
+from cuckoo_rules.envs.vector import BatchCuckooEnv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -136,7 +136,7 @@ COMPILE_PROGRAM = """
 import time
 start = time.perf_counter()
 import cuckoo_rules as cr
-from cuckoo_rules.batch.gymnasium import BatchCuckooEnv
+from cuckoo_rules.envs.vector import BatchCuckooEnv
 from cuckoo_rules.batch import BatchGame
 games = BatchGame(cr.GameOptions(num_players=3), range(4))
 games.step(games.legal_action_mask().argmax(axis=1))

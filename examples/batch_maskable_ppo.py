@@ -10,7 +10,7 @@ Run::
         --stages random:200000,greedy:800000 --csv curve.csv
 
 The learner sits in seat 0 of ``--envs`` games stepped at once by
-:class:`~cuckoo_rules.batch.gymnasium.BatchCuckooEnv`, whose opponents play inside the
+:class:`~cuckoo_rules.envs.vector.BatchCuckooEnv`, whose opponents play inside the
 compiled kernels. Each stage trains the same model for its number of learner steps
 against its bots (``random``, ``greedy``, ``greedy:feed_weight=2``...). Every
 ``--log-every`` games it prints a line such as::
@@ -49,7 +49,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
-from cuckoo_rules.batch.gymnasium import BatchCuckooEnv
+from cuckoo_rules.envs.vector import BatchCuckooEnv
 
 CSV_FIELDS = ("stage", "opponents", "timesteps_total", "games", "win_rate", "steps_per_second")
 

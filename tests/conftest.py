@@ -1,15 +1,24 @@
-"""Shared test configuration: Hypothesis profiles and small helpers.
+"""Shared test configuration: Hypothesis profiles, the ``slow`` marker and small helpers.
 
 Profiles (choose with ``HYPOTHESIS_PROFILE``; CI sets ``CI=true`` and gets ``ci``):
 
 - ``dev`` (default): quick feedback while editing.
 - ``ci``: more examples, derandomized so that a CI run is reproducible.
 - ``soak``: long runs for ``scripts/soak.sh``; not for CI.
+
+The ``slow`` marker (registered in ``pyproject.toml``) is put on the tests that need a
+browser, a pseudo-terminal or a PostgreSQL server, and on the long ones (whole games of
+the search bots, tournaments, the batch kernels' differential games, the examples run
+as programs): :func:`pytest_collection_modifyitems` adds it by file and test name, from
+:data:`SLOW_FILES` and :data:`SLOW_TESTS`, so the test files need no decorator.
+``pytest -m "not slow"`` is the quick loop (see ``CONTRIBUTING.md``); plain ``pytest``
+still runs everything.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -45,6 +54,70 @@ SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 
 DATA = Path(__file__).resolve().parent / "data"
 """Test data kept in this repository (golden games, copies of the shared vectors)."""
+
+
+SLOW_FILES: dict[str, str] = {
+    "test_web_browser.py": "drives a browser",
+    "test_play_pty.py": "plays in a pseudo-terminal",
+    "test_web_postgres.py": "needs a PostgreSQL server",
+}
+"""Test files whose every test is slow, with why."""
+
+SLOW_TESTS: dict[str, str] = {
+    # The batch kernels against the engine: hundreds of whole games (a soak in small).
+    "test_batch.py::test_a_batch_plays_the_engines_games_under_every_option": "896 games",
+    "test_batch.py::test_the_batch_bots_choose_as_randombot_and_greedybot": "whole games",
+    "test_env_vector.py::test_the_vector_env_plays_the_games_of_cuckooenv": "whole games",
+    "test_batch.py::test_bots_play_the_other_seats_until_an_outside_seat_is_to_act": "games",
+    # The expert bot: searches, rollouts, whole games and a tournament on workers.
+    "test_expert.py::test_the_kernel_deals_determinizations_as_determinize_does": "many deals",
+    "test_expert.py::test_a_rollout_of_no_turns_scores_as_ismcts_does": "searches",
+    "test_expert.py::test_whole_games_against_greedy_are_legal": "whole games of the expert",
+    "test_expert.py::test_a_tournament_on_workers_after_the_expert_played_here": "a tournament",
+    # Long property runs and fuzzing.
+    "test_state_machine.py::TestCuBirdsMachine::runTest": "a Hypothesis state machine",
+    "test_web_http.py::test_fuzz_every_endpoint": "fuzzes a real server",
+    "test_env_openspiel.py::test_what_steps_and_records_cache_matches_a_fresh_computation": (
+        "whole games, twice"
+    ),
+    # The web server over many tables and real time.
+    "test_web_trust.py::test_finished_tables_leave_memory": "plays many tables to the end",
+}
+"""Single slow tests, ``"<file name>::<test>"`` (every parametrization of it), with why.
+
+Measured with ``--durations``: each took 5 seconds or more (in all its
+parametrizations) on the 2-core development machine.
+"""
+
+
+def _uses_postgres(item: pytest.Item) -> bool:
+    """Whether a test of ``test_store.py`` uses PostgreSQL (a fixture, a parameter, its code)."""
+    if "postgres_url" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "postgres" in callspec.params.values():
+        return True
+    function = getattr(item, "function", None)
+    return function is not None and "PostgresStore" in inspect.getsource(function)
+
+
+def slow_reason(item: pytest.Item) -> str | None:
+    """Why a collected test is slow (and gets the ``slow`` marker), or ``None``."""
+    name = item.path.name
+    if name in SLOW_FILES:
+        return SLOW_FILES[name]
+    if name == "test_store.py" and _uses_postgres(item):
+        return "needs a PostgreSQL server"
+    test = item.nodeid.partition("::")[2].partition("[")[0]  # the parameters left out
+    return SLOW_TESTS.get(f"{name}::{test}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tests ``slow`` (see the module documentation)."""
+    for item in items:
+        reason = slow_reason(item)
+        if reason is not None:
+            item.add_marker(pytest.mark.slow(reason=reason))
 
 
 def load_module(path: Path, name: str) -> ModuleType:

@@ -12,6 +12,7 @@ import attrs
 import pytest
 
 import cuckoo_rules as cr
+from cuckoo_rules.codec.versions import DocumentKind
 from tests import builders
 from tests.conftest import DATA
 from tests.documents import delete_at as _delete
@@ -283,6 +284,56 @@ def test_decode_options_reads_the_version_it_is_given() -> None:
     assert cr.codec.READ_VERSIONS == (1, 2)
 
 
+# --------------------------------------------------------------------------- upgrade steps
+
+
+def test_every_older_version_has_one_upgrade_step_to_the_next() -> None:
+    from cuckoo_rules.codec import versions
+
+    assert versions.CURRENT_VERSION == cr.codec.CURRENT_VERSION == 2
+    assert (*range(1, versions.CURRENT_VERSION), 2) == versions.READ_VERSIONS
+    assert sorted(versions.UPGRADES) == list(range(1, versions.CURRENT_VERSION))
+    writers = (cr.codec.STATE_VERSION, cr.codec.VIEW_VERSION, cr.records.RECORD_VERSION)
+    assert writers == (versions.CURRENT_VERSION,) * 3
+
+
+@pytest.mark.parametrize("kind", ["state", "view", "record"])
+def test_an_upgrade_turns_a_version_1_document_into_the_version_2_one(
+    kind: DocumentKind,
+) -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 42)
+    v2: Doc = {
+        "state": cr.encode_state(state),
+        "view": cr.encode_view(cr.observe(state, 1)),
+        "record": cr.records.encode_record(cr.GameRecord(state.options, 42)),
+    }[kind]
+    assert cr.codec.upgrade(v2, kind) is v2  # the current version: nothing to do
+    options = {k: v for k, v in v2["options"].items() if k != "refill_trigger"}
+    v1 = {**v2, "version": 1, "options": options}
+    before = json.dumps(v1)
+    upgraded = cr.codec.upgrade(v1, kind)
+    assert upgraded == v2
+    assert json.dumps(v1) == before  # the step made a new document
+    with pytest.raises(cr.DecodeError, match=r"^options: unknown key 'refill_trigger' \(format"):
+        cr.codec.upgrade({**v1, "options": v2["options"]}, kind)
+
+
+def test_an_options_object_alone_is_upgraded_with_its_path() -> None:
+    v2 = cr.GameOptions(num_players=2, next_round_first_player="same_dealer").to_json()
+    v1 = {k: v for k, v in v2.items() if k != "refill_trigger"}
+    assert cr.codec.upgrade_options(v2, "options", 2) is v2
+    with pytest.raises(
+        cr.DecodeError,
+        match=r"^table\.options\.next_round_first_player: format version 1 does not have "
+        r"'same_dealer' \(version 2 added it\)$",
+    ):
+        cr.codec.upgrade_options(v1, "table.options", 1)
+    with pytest.raises(cr.DecodeError, match=r"^table\.options: expected an object, got 7$"):
+        cr.codec.upgrade_options(7, "table.options", 1)
+    with pytest.raises(cr.DecodeError, match=r"^version: unsupported version 3, expected 1 or 2$"):
+        cr.codec.upgrade_options(v2, "options", 3)
+
+
 # --------------------------------------------------------------------------- reachable states
 
 
@@ -443,6 +494,7 @@ def test_the_key_order_comes_from_the_classes() -> None:
 
 def test_every_name_codec_exported_is_still_there() -> None:
     names = [
+        "CURRENT_VERSION",
         "READ_VERSIONS",
         "STATE_FORMAT",
         "STATE_VERSION",
@@ -476,12 +528,12 @@ def test_every_name_codec_exported_is_still_there() -> None:
     ],
 )
 def test_a_multiset_is_read_in_one_place_with_its_path(value: object, message: str) -> None:
-    from cuckoo_rules.codec import _fields
+    from cuckoo_rules.codec import fields
 
-    assert _fields.counts({"owl": 2, "robin": 1}, "hands", 1) == (0, 2, 0, 0, 0, 0, 0, 1)
+    assert fields.counts({"owl": 2, "robin": 1}, "hands", 1) == (0, 2, 0, 0, 0, 0, 0, 1)
     with pytest.raises(cr.DecodeError) as error:
-        _fields.counts(value, "hands", 1)
+        fields.counts(value, "hands", 1)
     assert str(error.value) == message
     with pytest.raises(cr.DecodeError) as error:
-        _fields.per_seat([{}, value], "hands", 2)
+        fields.per_seat([{}, value], "hands", 2)
     assert str(error.value) == message

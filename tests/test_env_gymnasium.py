@@ -14,6 +14,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 import cuckoo_rules as cr
+from cuckoo_rules.board import render_view
 from cuckoo_rules.bots import derive_seed
 from cuckoo_rules.envs import gymnasium as cg
 from cuckoo_rules.envs.gymnasium import ENV_ID, CuckooEnv
@@ -270,7 +271,7 @@ def test_render_ansi_is_the_learner_s_screen() -> None:
     assert isinstance(text, str)
     lines = text.splitlines()
     assert lines[0] == "View of player_1 (seat 1)"
-    assert lines[1:] == cr.terminal.render_view(cr.observe(env.game_state, 1))
+    assert lines[1:] == render_view(cr.observe(env.game_state, 1))
     for row in range(4):
         assert f"row {row}:" in text
     assert "Your hand (" in text

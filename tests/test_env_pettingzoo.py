@@ -15,6 +15,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 import cuckoo_rules as cr
+from cuckoo_rules.board import render_view
 from cuckoo_rules.envs.pettingzoo import CuckooAECEnv, env, raw_env
 
 PLAYERS = (2, 3, 4, 5)
@@ -275,7 +276,7 @@ def test_render_ansi_shows_the_acting_seat_s_screen() -> None:
     assert isinstance(text, str)
     lines = text.splitlines()
     assert lines[0] == f"View of player_{state.current_player} (seat {state.current_player})"
-    assert lines[1:] == cr.terminal.render_view(cr.observe(state, state.current_player))
+    assert lines[1:] == render_view(cr.observe(state, state.current_player))
     for row in range(4):
         assert f"row {row}:" in text
     assert "Your hand (8)" in text

@@ -28,19 +28,9 @@ import pytest
 
 from cuckoo_rules import Draw, FlyHome, GameOptions, Lay, Pass, Side, Species
 from cuckoo_rules.actions import Action
-from cuckoo_rules.web.store import (
-    SCHEMA_VERSION,
-    LobbyEntry,
-    MoveTaken,
-    SeatState,
-    SQLiteStore,
-    StorageError,
-    StorageUnavailable,
-    Store,
-    StoredTable,
-    StoreInUse,
-    TableSetup,
-)
+from cuckoo_rules.web.errors import MoveTaken, StorageError, StorageUnavailable, StoreInUse
+from cuckoo_rules.web.stores.base import LobbyEntry, SeatState, Store, StoredTable, TableSetup
+from cuckoo_rules.web.stores.sqlite import SCHEMA_VERSION, SQLiteStore
 
 from . import postgres
 
@@ -69,7 +59,7 @@ class Backend:
         if self.kind == "sqlite":
             store = SQLiteStore(self.where)
         else:
-            from cuckoo_rules.web.pgstore import PostgresStore
+            from cuckoo_rules.web.stores.postgres import PostgresStore
 
             store = PostgresStore(self.where)
         self.stores.append(store)
@@ -103,9 +93,9 @@ class Backend:
     def current_version(self) -> int:
         if self.kind == "sqlite":
             return SCHEMA_VERSION
-        from cuckoo_rules.web import pgstore
+        from cuckoo_rules.web.stores import postgres_schema
 
-        return pgstore.SCHEMA_VERSION
+        return postgres_schema.SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -460,7 +450,7 @@ def race_worker(url: str, tables: list[str], moves: int, seed: int, go: Any, out
     Each try reads the number of stored actions, then stores the move of that number
     or, one time in three, of the number after it (a gap the store must refuse).
     """
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     rng = random.Random(seed)
     won: list[tuple[str, int]] = []
@@ -493,7 +483,7 @@ def race_worker(url: str, tables: list[str], moves: int, seed: int, go: Any, out
 
 def notify_worker(url: str, go: Any, out: Any) -> None:
     """Store move 0 of table ``t1`` when told to; report the time of the commit."""
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     try:
         store = PostgresStore(url)
@@ -506,7 +496,7 @@ def notify_worker(url: str, go: Any, out: Any) -> None:
 
 
 def test_processes_race_for_moves(postgres_url: str) -> None:
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     store = PostgresStore(postgres_url)
     tables, moves = [f"t{n}" for n in range(4)], 40
@@ -550,7 +540,7 @@ def test_processes_race_for_moves(postgres_url: str) -> None:
 
 
 def test_notification_reaches_another_process(postgres_url: str) -> None:
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     store = PostgresStore(postgres_url)
     store.add_table(setup("t1"), 1.0)
@@ -587,7 +577,7 @@ def test_notification_reaches_another_process(postgres_url: str) -> None:
 
 
 def test_listener_survives_its_callback(postgres_url: str) -> None:
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     store = PostgresStore(postgres_url)
     heard: queue.Queue[tuple[str, int]] = queue.Queue()
@@ -608,7 +598,7 @@ def test_listener_survives_its_callback(postgres_url: str) -> None:
 
 
 def test_stores_open_at_once_on_a_new_database(postgres_url: str) -> None:
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     start = threading.Barrier(8)
     opened: list[PostgresStore] = []
@@ -639,7 +629,7 @@ def test_stores_open_at_once_on_a_new_database(postgres_url: str) -> None:
 def test_foreign_tables_refused(postgres_url: str) -> None:
     import psycopg
 
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("CREATE TABLE tables (name TEXT)")
@@ -649,7 +639,7 @@ def test_foreign_tables_refused(postgres_url: str) -> None:
 
 def test_unreachable_server() -> None:
     postgres.need_psycopg()
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
@@ -663,7 +653,7 @@ def test_read_only_database(postgres_url: str) -> None:
     import psycopg
     from psycopg import sql
 
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     name = sql.Identifier(postgres_url.rsplit("/", 1)[1])
     store = PostgresStore(postgres_url)
@@ -694,7 +684,7 @@ def test_read_only_database(postgres_url: str) -> None:
 def test_a_stuck_writer_times_out(postgres_url: str) -> None:
     import psycopg
 
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     store = PostgresStore(postgres_url, timeout=1.0)
     try:
@@ -717,7 +707,7 @@ def test_a_stuck_writer_times_out(postgres_url: str) -> None:
 def test_schema_of_the_url(postgres_url: str) -> None:
     import psycopg
 
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("CREATE SCHEMA games")
@@ -750,7 +740,7 @@ def retry(write: Callable[[], None], seconds: float = 30.0) -> int:
 
 
 def test_server_restart() -> None:
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
 
     postgres.server_url()  # the PostgreSQL tests are asked for (the server is our own)
     cluster = postgres.Cluster()
@@ -787,7 +777,7 @@ def test_server_restart() -> None:
 def test_a_missing_postgres_extra_is_named(blocked: str) -> None:
     code = (
         f"import sys; sys.modules[{blocked!r}] = None\n"  # as if it were not installed
-        "from cuckoo_rules.web.store import open_store\n"
+        "from cuckoo_rules.web.stores import open_store\n"
         "try:\n"
         "    open_store('postgresql://localhost/cuckoo')\n"
         "except ModuleNotFoundError as error:\n"
@@ -796,7 +786,9 @@ def test_a_missing_postgres_extra_is_named(blocked: str) -> None:
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    expected = f"cuckoo_rules.web.pgstore needs {blocked}: pip install 'cuckoo-rules[postgres]'"
+    expected = (
+        f"cuckoo_rules.web.stores.postgres needs {blocked}: pip install 'cuckoo-rules[postgres]'"
+    )
     assert result.stdout.strip() == expected
 
 
@@ -991,8 +983,8 @@ def test_postgres_upgrades_a_database_of_version_1(postgres_url: str) -> None:
 
     import psycopg
 
-    from cuckoo_rules.web.pgstore import SCHEMA_VERSION as PG_VERSION
-    from cuckoo_rules.web.pgstore import PostgresStore
+    from cuckoo_rules.web.stores.postgres import PostgresStore
+    from cuckoo_rules.web.stores.postgres_schema import SCHEMA_VERSION as PG_VERSION
 
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         for statement in V1_POSTGRES:

@@ -37,8 +37,13 @@ from cuckoo_rules.preview import birds_home, preview
 from cuckoo_rules.web import MAX_BODY, create_app
 from cuckoo_rules.web.app import HINT_SIMULATIONS, STATIC_DIR
 from cuckoo_rules.web.bots import ThreadBotRunner
-from cuckoo_rules.web.store import TABLE_COLUMNS, StorageUnavailable, TableSetup, decode_table
-from cuckoo_rules.web.tables import MAX_ISMCTS_ITERATIONS, SeatBot, describe_move, hash_token
+from cuckoo_rules.web.documents import describe_move
+from cuckoo_rules.web.errors import StorageUnavailable
+from cuckoo_rules.web.parsing import MAX_ISMCTS_ITERATIONS
+from cuckoo_rules.web.seatbot import SeatBot
+from cuckoo_rules.web.seats import hash_token
+from cuckoo_rules.web.stores.base import TableSetup
+from cuckoo_rules.web.stores.rows import TABLE_COLUMNS, decode_table
 from tests.conftest import HintSpy
 from tests.documents import all_keys
 

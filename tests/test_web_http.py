@@ -39,7 +39,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import cuckoo_rules as cr
-import cuckoo_rules.web.app as web_app
+import cuckoo_rules.web.routes as web_routes
 from cuckoo_rules.cli import main
 from cuckoo_rules.options import option_info
 from cuckoo_rules.web import MAX_BODY, create_app
@@ -161,7 +161,7 @@ def test_every_answer_carries_the_security_headers(
     def broken() -> dict[str, Any]:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(web_app, "meta_document", broken)
+    monkeypatch.setattr(web_routes, "meta_document", broken)
     response = client.get("/api/meta")
     assert response.status_code == 500
     assert response.json() == {"error": "internal server error"}

@@ -27,7 +27,7 @@ import cuckoo_rules as cr
 from cuckoo_rules import narration
 from cuckoo_rules.narration import describe_event, seat_name
 from cuckoo_rules.web.bots import BotJob, Decision, ThreadBotRunner
-from cuckoo_rules.web.tables import MAX_NAME_LENGTH
+from cuckoo_rules.web.parsing import MAX_NAME_LENGTH
 from tests.test_web_api import (
     BIG_SEED,
     bearer,

@@ -25,7 +25,7 @@ from starlette.testclient import TestClient
 import cuckoo_rules as cr
 from cuckoo_rules.web import create_app
 from cuckoo_rules.web.bots import ThreadBotRunner
-from cuckoo_rules.web.store import open_store
+from cuckoo_rules.web.stores import open_store
 from tests import postgres
 from tests.servers import serve
 

@@ -25,10 +25,12 @@ from starlette.testclient import TestClient
 import cuckoo_rules as cr
 from cuckoo_rules.fairness import check_deal, deal_commitment, replays
 from cuckoo_rules.web import create_app
-from cuckoo_rules.web import tables as web_tables
 from cuckoo_rules.web.bots import BotJob, ProcessBotRunner, ThreadBotRunner
-from cuckoo_rules.web.store import SQLiteStore, StoreInUse
-from cuckoo_rules.web.tables import FINISHED_KEPT, Lobby, parse_new_table
+from cuckoo_rules.web.errors import StoreInUse, TooManyRequests
+from cuckoo_rules.web.lobby import FINISHED_KEPT, Lobby
+from cuckoo_rules.web.parsing import parse_new_table
+from cuckoo_rules.web.stores.sqlite import SQLiteStore
+from cuckoo_rules.web.table import Table
 from tests.test_web_api import (
     bearer,
     create,
@@ -276,13 +278,13 @@ def test_start_up_replays_only_the_open_tables(
     table, _ = lobby.create(parse_new_table({"seats": ["human", "human"]}))
     lobby.close()
     replayed: list[str] = []
-    real_restore = web_tables.Table.restore.__func__  # type: ignore[attr-defined]
+    real_restore = Table.restore.__func__  # type: ignore[attr-defined]
 
     def counting_restore(cls: Any, stored_table: Any, store: Any) -> Any:
         replayed.append(stored_table.setup.id)
         return real_restore(cls, stored_table, store)
 
-    monkeypatch.setattr(web_tables.Table, "restore", classmethod(counting_restore))
+    monkeypatch.setattr(Table, "restore", classmethod(counting_restore))
     lobby = Lobby.open(db)
     try:
         assert replayed == [table.id]
@@ -308,7 +310,7 @@ def test_open_tables_are_limited_in_all_and_per_client(tmp_path: Path) -> None:
     lobby = Lobby.open(db, max_open=3)
     try:
         lobby.create(parse_new_table({"seats": ["human", "human"]}), "10.0.0.9")
-        with pytest.raises(web_tables.TooManyRequests, match="3 open tables, its limit"):
+        with pytest.raises(TooManyRequests, match="3 open tables, its limit"):
             lobby.create(parse_new_table({"seats": ["human", "human"]}), "10.0.0.8")
     finally:
         lobby.close()

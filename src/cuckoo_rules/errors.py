@@ -1,8 +1,20 @@
-"""The exceptions the library raises.
+"""The exceptions the library raises: every one of the core's, in this one module.
 
 Every error the library raises on bad input derives from :class:`CuckooError`, and the
 ones about a bad value also derive from :class:`ValueError`, so ``except ValueError``
-works as expected.
+works as expected. The classes, by the layer that raises them:
+
+- the model and the rules: :class:`IllegalActionError`, :class:`InvalidOptionsError`;
+- secrecy: :class:`ViewError`;
+- the formats: :class:`DecodeError` and its subclass :class:`RecordError`;
+- play: :class:`MatchError` and its subclass :class:`StaleMoveError`,
+  :class:`BotError`, :class:`NarrationError`;
+- the bots: :class:`BotSpecError`, a :class:`BotError`.
+
+Each is also importable from the module that raises it, as before
+(``cuckoo_rules.match.MatchError`` is :class:`MatchError`, ``cuckoo_rules.records.RecordError``
+is :class:`RecordError`, and so on). The front ends (the terminal, the web server) keep
+their own errors in their own packages.
 """
 
 from __future__ import annotations
@@ -10,10 +22,16 @@ from __future__ import annotations
 import reprlib
 
 __all__ = [
+    "BotError",
+    "BotSpecError",
     "CuckooError",
     "DecodeError",
     "IllegalActionError",
     "InvalidOptionsError",
+    "MatchError",
+    "NarrationError",
+    "RecordError",
+    "StaleMoveError",
     "ViewError",
     "needs_extra",
     "short_repr",
@@ -50,6 +68,75 @@ class ViewError(CuckooError, ValueError):
     For example the legal actions asked of the view of a seat that is not to act,
     ``observe`` asked for a seat the game does not have, or ``determinize`` given a view
     whose hidden cards do not add up.
+    """
+
+
+class RecordError(DecodeError):
+    """A game record is malformed, inconsistent, or holds an illegal move.
+
+    Raised when a record is built with fields of the wrong type, when a record document
+    is decoded (as a :class:`DecodeError`, which this class subclasses), and by
+    :func:`~cuckoo_rules.records.replay` at the first action that is not legal. The
+    message names the field, for example ``"actions[17] (move 18, turn 9): Lay(Species.OWL,
+    0, Side.LEFT) is not legal for player 1 in phase 'lay': player 1 holds no owl"``.
+
+    Also importable as ``cuckoo_rules.records.RecordError`` and ``cuckoo_rules.RecordError``.
+
+    Attributes:
+        index: The index in ``actions`` of the offending action, or ``None`` when the
+            problem is not about one action.
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[str, int | None]]:
+        return (type(self), (str(self), self.index))
+
+
+class MatchError(CuckooError, ValueError):
+    """A match was misused: acting out of turn, for a bot's seat, after the end, ...
+
+    The message says what was expected, for example ``"seat 1 is not to act: player 0
+    is"``. Nothing changes when it is raised. Also importable as
+    ``cuckoo_rules.match.MatchError``.
+    """
+
+
+class StaleMoveError(MatchError):
+    """The move number given with an action is not the match's current move.
+
+    A client that resends a request (after a timeout, say) passes the move number it
+    answered, so the second copy is refused instead of played twice. Also importable as
+    ``cuckoo_rules.match.StaleMoveError``.
+    """
+
+
+class BotError(CuckooError, ValueError):
+    """A bot was misused or misbehaved: wrong number of bots, an illegal choice, a bad view.
+
+    The message names the seat and the bot, for example ``"seat 1 (RandomBot(seed=3))
+    chose Draw(), which is not legal: ..."``. Also importable as
+    ``cuckoo_rules.match.BotError`` and ``cuckoo_rules.bots.BotError``.
+    """
+
+
+class BotSpecError(BotError):
+    """A bot specification such as ``"ismcts:iterations=300"`` is malformed.
+
+    The message says what is wrong and what is accepted, for example ``"bot spec
+    'ismcts:iterations=abc': iterations must be an integer, got 'abc'"``. Also
+    importable as ``cuckoo_rules.bots.BotSpecError``.
+    """
+
+
+class NarrationError(CuckooError, ValueError):
+    """A narration was asked in a language it does not speak, or with too few names.
+
+    The message says what was given and what is available, for example
+    ``"language: 'de' is not available (the narration speaks: en)"``. Also importable as
+    ``cuckoo_rules.narration.NarrationError``.
     """
 
 

@@ -44,7 +44,7 @@ Example:
     >>> match.act(0, match.legal_actions(0)[0], move=0)  # a resent request
     Traceback (most recent call last):
     ...
-    cuckoo_rules.match.StaleMoveError: move 0 was already played: the match is at move ...
+    cuckoo_rules.errors.StaleMoveError: move 0 was already played: the match is at move ...
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from typing import Protocol
 
 from .actions import Action
 from .engine import apply, legal_actions, new_game, step
-from .errors import CuckooError, IllegalActionError
+from .errors import BotError, IllegalActionError, MatchError, StaleMoveError
 from .events import Event, GameStarted, visible_events
 from .knowledge import Knowledge, learn
 from .options import GameOptions
@@ -103,30 +103,6 @@ class Bot(Protocol):
 
 Seat = Bot | None
 """A seat of a :class:`Match`: a bot, or ``None`` for a seat played from outside."""
-
-
-class MatchError(CuckooError, ValueError):
-    """A match was misused: acting out of turn, for a bot's seat, after the end, ...
-
-    The message says what was expected, for example ``"seat 1 is not to act: player 0
-    is"``. Nothing changes when it is raised.
-    """
-
-
-class StaleMoveError(MatchError):
-    """The move number given with an action is not the match's current move.
-
-    A client that resends a request (after a timeout, say) passes the move number it
-    answered, so the second copy is refused instead of played twice.
-    """
-
-
-class BotError(CuckooError, ValueError):
-    """A bot was misused or misbehaved: wrong number of bots, an illegal choice, a bad view.
-
-    The message names the seat and the bot, for example ``"seat 1 (RandomBot(seed=3))
-    chose Draw(), which is not legal: ..."``.
-    """
 
 
 def _informed(bot: Seat) -> Callable[[PlayerView, tuple[Event, ...]], None] | None:

@@ -73,7 +73,7 @@ from types import MappingProxyType
 from ._phrases import LANGUAGES as _AREA_LANGUAGES
 from ._phrases import TABLES as _TABLES
 from .cards import SPECIES, Species
-from .errors import CuckooError, short_repr
+from .errors import NarrationError, short_repr
 from .events import (
     Captured,
     Dealt,
@@ -107,14 +107,6 @@ __all__ = [
     "seat_name",
     "species_name",
 ]
-
-
-class NarrationError(CuckooError, ValueError):
-    """A narration was asked in a language it does not speak, or with too few names.
-
-    The message says what was given and what is available, for example
-    ``"language: 'de' is not available (the narration speaks: en)"``.
-    """
 
 
 def _english_plural(count: int) -> str:

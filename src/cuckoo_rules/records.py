@@ -32,7 +32,8 @@ The JSON document (``encode_record``, keys in this order)::
   in increasing order, like ``winners`` in the state format.
 - Version 2 is written; version 1 records (written by cuckoo-rules 0.1, for example by
   ``cuckoo-rules play --save``) are read too, as the state format reads them
-  (:data:`~cuckoo_rules.codec.READ_VERSIONS`): their ``options`` have no
+  (:data:`~cuckoo_rules.codec.READ_VERSIONS`), through the same upgrade steps
+  (:func:`~cuckoo_rules.codec.versions.upgrade`): their ``options`` have no
   ``refill_trigger`` (it means ``"capture"``) and no ``"same_dealer"``, and they give the
   same record, so the same game, as version 2.
 - Text is read strictly (:func:`loads_record`): nesting deeper than 64 levels, numbers
@@ -66,10 +67,10 @@ import attrs
 
 from .actions import Action, action_id
 from .codec import decode_action, decode_options, encode_action
-from .codec._fields import array, fail, int_in, keys, mapping
-from .codec.versions import check_header
+from .codec.fields import array, fail, int_in, keys, mapping
+from .codec.versions import CURRENT_VERSION, check_header, upgrade
 from .engine import apply, new_game, step
-from .errors import DecodeError, IllegalActionError, InvalidOptionsError, short_repr
+from .errors import DecodeError, IllegalActionError, InvalidOptionsError, RecordError, short_repr
 from .events import Event
 from .jsontext import loads, lone_surrogate_in, undecodable
 from .options import GameOptions
@@ -99,35 +100,13 @@ __all__ = [
 RECORD_FORMAT = "cuckoo-rules/record"
 """The ``format`` name of a JSON game record."""
 
-RECORD_VERSION = 2
+RECORD_VERSION = CURRENT_VERSION
 """The ``version`` of the JSON record format this library writes (it also reads version 1:
 see :data:`~cuckoo_rules.codec.READ_VERSIONS`)."""
 
 _RECORD_KEYS = ("format", "version", "options", "seed", "actions", "metadata")
 _METADATA_KEYS = ("players", "date", "event", "result")
 _RESULT_KEYS = ("winners",)
-
-
-class RecordError(DecodeError):
-    """A game record is malformed, inconsistent, or holds an illegal move.
-
-    Raised when a record is built with fields of the wrong type, when a record document
-    is decoded (as a :class:`~cuckoo_rules.DecodeError`, which this class subclasses),
-    and by :func:`replay` at the first action that is not legal. The message names the
-    field, for example ``"actions[17] (move 18, turn 9): Lay(Species.OWL, 0, Side.LEFT)
-    is not legal for player 1 in phase 'lay': player 1 holds no owl"``.
-
-    Attributes:
-        index: The index in ``actions`` of the offending action, or ``None`` when the
-            problem is not about one action.
-    """
-
-    def __init__(self, message: str, index: int | None = None) -> None:
-        super().__init__(message)
-        self.index = index
-
-    def __reduce__(self) -> tuple[type[RecordError], tuple[str, int | None]]:
-        return (type(self), (str(self), self.index))
 
 
 def _record_fail(path: str, message: str, index: int | None = None) -> RecordError:
@@ -179,7 +158,7 @@ class GameResult:
             >>> GameResult.of(new_game(GameOptions(num_players=2), seed=1))
             Traceback (most recent call last):
             ...
-            cuckoo_rules.records.RecordError: metadata.result: the game is not over
+            cuckoo_rules.errors.RecordError: metadata.result: the game is not over
         """
         if not state.is_over:
             raise _record_fail("metadata.result", "the game is not over")
@@ -438,7 +417,7 @@ def replay(record: GameRecord) -> Iterator[GameState]:
         >>> [state.turn for state in replay(record)]
         Traceback (most recent call last):
         ...
-        cuckoo_rules.records.RecordError: actions[0] (move 1, turn 1): Draw() is not legal ...
+        cuckoo_rules.errors.RecordError: actions[0] (move 1, turn 1): Draw() is not legal ...
     """
     state = new_game(record.options, record.seed)
     yield state
@@ -601,8 +580,9 @@ def decode_record(data: object) -> GameRecord:
             as :class:`RecordError`, a subclass, with ``index`` set for a bad action.
     """
     doc = mapping(data, "record")
-    version = check_header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
-    options = decode_options(doc["options"], version=version)
+    check_header(doc, "record", _RECORD_KEYS, RECORD_FORMAT)
+    doc = upgrade(doc, "record")  # an older version is read as the current one
+    options = decode_options(doc["options"])
     seed = int_in(doc["seed"], "seed", 0, SEED_LIMIT - 1)
     actions = tuple(
         _decode_action_at(item, i) for i, item in enumerate(array(doc["actions"], "actions"))

@@ -53,40 +53,7 @@ try:
     import numpy as np
     from numpy.typing import NDArray
 
-    from ._kernels import (
-        COLLECTIONS,
-        CURRENT,
-        DEALER,
-        DISCARD,
-        DRAW_CARDS,
-        DRAW_END,
-        DRAW_POS,
-        GREEDY,
-        HANDS,
-        HUMAN,
-        KNOWN,
-        MAX_ROW,
-        MT_N,
-        NUM_OPTIONS,
-        O_ALWAYS_FLOCK,
-        O_COUNT_DISCARD,
-        O_DRAW_IF_ADJACENT,
-        O_DUPLICATES_TO_DRAW,
-        O_IMMEDIATE,
-        O_NEXT_ROUND,
-        O_PLAYERS,
-        O_REFILL_SAME,
-        O_ROW_LENGTH,
-        OVER,
-        PHASE,
-        RANDOM,
-        ROUND,
-        ROW_LEN,
-        ROWS,
-        SHUFFLES,
-        TURN,
-        WIDTH,
-        WINNERS,
+    from ._drivers import (
         apply_actions,
         env_steps,
         first_illegal,
@@ -98,12 +65,14 @@ try:
         reset_games,
         scratch,
     )
+    from ._layout import CURRENT, HUMAN, OVER, PHASE, TURN, WIDTH, WINNERS
+    from ._random import MT_N
+    from ._rows import BATCH_BOTS, options_array, row_state, seat_bots, state_row
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
 
-from ..actions import NUM_DISTINCT_ACTIONS, Phase, action_from_id
-from ..bots.specs import BotSpec, as_bot_specs
-from ..cards import NUM_SPECIES, SPECIES
+from ..actions import NUM_DISTINCT_ACTIONS, action_from_id
+from ..botspec import BotSpec
 from ..observation import observation_size
 from ..options import GameOptions
 from ..rng import SEED_LIMIT
@@ -118,36 +87,8 @@ __all__ = [
     "state_row",
 ]
 
-BATCH_BOTS: tuple[str, ...] = ("random", "greedy")
-"""The bot kinds that can play a seat inside the kernels."""
-
 _numba: Any = numba  # numba's own annotations do not cover its config
 _THREADS: int = _numba.config.NUMBA_NUM_THREADS  # the most threads a kernel can use
-_PHASES = (Phase.LAY, Phase.DRAW, Phase.FLOCK, Phase.GAME_OVER)
-_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
-_NEXT_ROUND = ("round_ender", "left_of_round_ender", "same_dealer")
-
-
-def options_array(options: GameOptions) -> NDArray[np.int64]:
-    """The options as the kernels read them: one integer per option, in format order.
-
-    Example:
-        >>> options_array(GameOptions(num_players=4, round_end_timing="immediate")).tolist()
-        [4, 3, 0, 1, 0, 1, 1, 0, 0]
-    """
-    if not isinstance(options, GameOptions):
-        raise InvalidOptionsError(f"options: expected GameOptions, got {options!r}")
-    values = np.zeros(NUM_OPTIONS, dtype=np.int64)
-    values[O_PLAYERS] = options.num_players
-    values[O_ROW_LENGTH] = options.initial_row_length
-    values[O_DUPLICATES_TO_DRAW] = options.setup_duplicates_to == "draw_pile"
-    values[O_DRAW_IF_ADJACENT] = options.optional_draw_if_adjacent
-    values[O_REFILL_SAME] = options.refill_trigger == "same_species_lay"
-    values[O_IMMEDIATE] = options.round_end_timing == "immediate"
-    values[O_COUNT_DISCARD] = options.exhaustion_counts_discard
-    values[O_NEXT_ROUND] = _NEXT_ROUND.index(options.next_round_first_player)
-    values[O_ALWAYS_FLOCK] = options.always_prompt_flock
-    return values
 
 
 def _check_seeds(seeds: Iterable[int]) -> NDArray[np.uint64]:
@@ -165,74 +106,6 @@ def _check_seeds(seeds: Iterable[int]) -> NDArray[np.uint64]:
         if not 0 <= int(seed) < SEED_LIMIT:
             raise InvalidOptionsError(f"seeds[{index}]: {seed!r} is not in [0, 2**64)")
     return np.array([int(seed) for seed in items], dtype=np.uint64)
-
-
-def state_row(state: GameState) -> NDArray[np.int16]:
-    """The kernels' row of ``state`` (the layout of ``_kernels``), without its seed.
-
-    :meth:`BatchGame.set_state` stores it; a search fills its own arrays with it.
-    """
-    row = np.zeros(WIDTH, dtype=np.int16)
-    for r, cards in enumerate(state.rows):
-        row[ROW_LEN + r] = len(cards)
-        for j, card in enumerate(cards):
-            row[ROWS + r * MAX_ROW + j] = card.index
-    for j, card in enumerate(state.draw_pile):
-        row[DRAW_CARDS + j] = card.index
-    row[DRAW_POS] = 0
-    row[DRAW_END] = len(state.draw_pile)
-    row[DISCARD : DISCARD + NUM_SPECIES] = state.discard_pile
-    for p in range(state.num_players):
-        for offset, counts in (
-            (HANDS, state.hands[p]),
-            (KNOWN, state.known_hands[p]),
-            (COLLECTIONS, state.collections[p]),
-        ):
-            row[offset + p * NUM_SPECIES : offset + (p + 1) * NUM_SPECIES] = counts
-    row[PHASE] = _PHASE_CODE[state.phase]
-    row[CURRENT] = state.current_player
-    row[DEALER] = state.dealer
-    row[ROUND] = state.round
-    row[TURN] = state.turn
-    row[SHUFFLES] = state.shuffles
-    row[WINNERS] = sum(1 << p for p in state.winners)
-    return row
-
-
-@attrs.frozen
-class _SeatBots:
-    """The kernels' description of who plays each seat."""
-
-    kinds: NDArray[np.int64]
-    feed_weights: NDArray[np.float64]
-    thresholds: NDArray[np.int64]
-
-
-def _seat_bots(seats: Sequence[str | BotSpec | None] | None, players: int) -> _SeatBots:
-    kinds = np.full(players, HUMAN, dtype=np.int64)
-    feed = np.ones(players, dtype=np.float64)
-    thresholds = np.full(players, 3, dtype=np.int64)
-    if seats is None:
-        return _SeatBots(kinds, feed, thresholds)
-    if isinstance(seats, str | BotSpec) or len(seats) != players:
-        raise InvalidOptionsError(
-            f"seats: expected one entry per seat ({players}: None or a bot spec), got {seats!r}"
-        )
-    for seat, item in enumerate(seats):
-        if item is None:
-            continue
-        (spec,) = as_bot_specs([item], f"seats[{seat}]", InvalidOptionsError)
-        if spec.kind not in BATCH_BOTS:
-            raise InvalidOptionsError(
-                f"seats[{seat}]: {spec.text or spec.kind!r} cannot play inside the batch "
-                f"kernels (choose from {', '.join(BATCH_BOTS)})"
-            )
-        spec.build(0)  # checks the parameters' values
-        params = dict(spec.params)
-        kinds[seat] = RANDOM if spec.kind == "random" else GREEDY
-        feed[seat] = float(params.get("feed_weight", 1.0))
-        thresholds[seat] = int(params.get("end_round_threshold", 3))
-    return _SeatBots(kinds, feed, thresholds)
 
 
 @attrs.frozen
@@ -315,7 +188,7 @@ class BatchGame:
             raise InvalidOptionsError(f"auto_reset: expected True or False, got {auto_reset!r}")
         self.auto_reset: bool = auto_reset
         """Whether a game that ends is dealt again at once."""
-        self._bots = _seat_bots(seats, options.num_players)
+        self._bots = seat_bots(seats, options.num_players)
         size = len(base)
         self._base = base
         self._seeds = base.copy()
@@ -407,35 +280,7 @@ class BatchGame:
         """
         if type(index) is not int or not -len(self) <= index < len(self):
             raise IndexError(f"game index {index!r} is not in a batch of {len(self)}")
-        s = self._states[index].astype(np.int64).tolist()
-        n = self.options.num_players
-
-        def counts(offset: int, seat: int) -> tuple[int, ...]:
-            start = offset + seat * NUM_SPECIES
-            return tuple(s[start : start + NUM_SPECIES])
-
-        rows = tuple(
-            tuple(SPECIES[c] for c in s[ROWS + r * MAX_ROW : ROWS + r * MAX_ROW + s[ROW_LEN + r]])
-            for r in range(4)
-        )
-        draw = tuple(SPECIES[c] for c in s[DRAW_CARDS + s[DRAW_POS] : DRAW_CARDS + s[DRAW_END]])
-        return GameState(
-            options=self.options,
-            seed=int(self._seeds[index]),
-            shuffles=s[SHUFFLES],
-            round=s[ROUND],
-            turn=s[TURN],
-            dealer=s[DEALER],
-            current_player=s[CURRENT],
-            phase=_PHASES[s[PHASE]],
-            rows=rows,
-            draw_pile=draw,
-            discard_pile=counts(DISCARD, 0),
-            hands=tuple(counts(HANDS, p) for p in range(n)),
-            known_hands=tuple(counts(KNOWN, p) for p in range(n)),
-            collections=tuple(counts(COLLECTIONS, p) for p in range(n)),
-            winners=tuple(p for p in range(n) if s[WINNERS] >> p & 1),
-        )
+        return row_state(self._states[index], self.options, int(self._seeds[index]))
 
     def set_state(self, index: int, state: GameState) -> None:
         """Replace game ``index`` by ``state`` (for search: a determinization, say).

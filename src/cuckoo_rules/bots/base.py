@@ -19,9 +19,10 @@ import attrs
 
 from ..actions import Action
 from ..engine import legal_actions
+from ..errors import BotError, BotSpecError
 from ..events import Event, GameStarted
 from ..knowledge import Knowledge, learn
-from ..match import Bot, BotError
+from ..match import Bot
 from ..views import PlayerView
 
 __all__ = [
@@ -34,14 +35,6 @@ __all__ = [
     "check_view",
     "own_rng",
 ]
-
-
-class BotSpecError(BotError):
-    """A bot specification such as ``"ismcts:iterations=300"`` is malformed.
-
-    The message says what is wrong and what is accepted, for example ``"bot spec
-    'ismcts:iterations=abc': iterations must be an integer, got 'abc'"``.
-    """
 
 
 def check_view(view: object) -> PlayerView:
@@ -62,7 +55,7 @@ def check_view(view: object) -> PlayerView:
         >>> check_view(state)
         Traceback (most recent call last):
         ...
-        cuckoo_rules.match.BotError: a bot is given a PlayerView, not GameState
+        cuckoo_rules.errors.BotError: a bot is given a PlayerView, not GameState
     """
     if not isinstance(view, PlayerView):
         raise BotError(f"a bot is given a PlayerView, not {type(view).__name__}")

@@ -54,7 +54,8 @@ from ..errors import needs_extra
 from ..events import Event
 from ..knowledge import Knowledge
 from ..state import DECK_COUNTS, GameState
-from ..views import PlayerView, determinize
+from ..determinization import determinize
+from ..views import PlayerView
 from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value
 from .parameters import EXPERT_PARAMETERS, check_parameters
@@ -64,7 +65,7 @@ try:
     import numpy as np
 
     from ..batch import options_array, state_row
-    from ..batch._kernels import (
+    from ..batch.search import (
         HANDS,
         NUM_SPECIES,
         WIDTH,

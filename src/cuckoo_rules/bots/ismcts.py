@@ -76,7 +76,8 @@ from ..outcome import winner_shares
 from ..preview import birds_home, capture_sizes
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import GameState
-from ..views import PlayerView, determinize
+from ..determinization import determinize
+from ..views import PlayerView
 from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value, potential_table
 from .parameters import ISMCTS_PARAMETERS, check_parameters

@@ -6,15 +6,13 @@ from collections.abc import Sequence
 
 import attrs
 
+from ..botspec import DEFAULT_MAX_TURNS
 from ..match import Bot, BotError, Match, MatchError
 from ..options import GameOptions
 from ..records import GameRecord, GameResult, Metadata
 from ..state import GameState
 
 __all__ = ["DEFAULT_MAX_TURNS", "PlayedGame", "play_game"]
-
-DEFAULT_MAX_TURNS = 10_000
-"""The turn after which :func:`play_game` gives up on a game that does not end."""
 
 
 @attrs.frozen

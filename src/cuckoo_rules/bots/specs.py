@@ -5,9 +5,15 @@ colon: ``KIND[:NAME=VALUE[:NAME=VALUE...]]``, for example
 ``ismcts:iterations=500:exploration=0.5``. The kinds and their parameters are listed in
 :data:`BOT_KINDS`; the seed is not a parameter, since whoever plays the games (such as
 the tournament runner) gives each bot its own seed. Each parameter is a
-:class:`~cuckoo_rules.bots.parameters.BotParameter` with a type and a finite, inclusive
-range (the tables of :mod:`cuckoo_rules.bots.parameters`); a value out of its range, NaN
-or an infinity is refused when the specification is parsed.
+:class:`~cuckoo_rules.botspec.BotParameter` with a type and a finite, inclusive range
+(the tables of :mod:`cuckoo_rules.bots.parameters`); a value out of its range, NaN or an
+infinity is refused when the specification is parsed.
+
+The language itself (:class:`BotSpec`, the parsing, the parameters) is
+:mod:`cuckoo_rules.botspec`, which the batch simulator reads too; this module adds the
+bots: each kind's constructor (:data:`BOT_KINDS`, registered for
+:meth:`BotSpec.build <cuckoo_rules.botspec.BotSpec.build>`), :func:`make_bot`, and
+parsing that also builds the bot once.
 """
 
 from __future__ import annotations
@@ -18,17 +24,18 @@ from typing import Any
 
 import attrs
 
-from ..errors import short_repr
-from .base import Bot, BotError, BotSpecError, RandomBot
+from ..botspec import (
+    SPEC_KINDS,
+    BotParameter,
+    BotSpec,
+    as_specs,
+    parse,
+    parse_list,
+    register_bot_factory,
+)
+from .base import Bot, BotError, RandomBot
 from .greedy import GreedyBot
 from .ismcts import IsmctsBot
-from .parameters import (
-    EXPERT_PARAMETERS,
-    GREEDY_PARAMETERS,
-    ISMCTS_PARAMETERS,
-    RANDOM_PARAMETERS,
-    BotParameter,
-)
 
 
 def _expert(**params: Any) -> Bot:
@@ -78,75 +85,25 @@ class BotKind:
     summary: str
 
 
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "ismcts": IsmctsBot,
+    "expert": _expert,
+}
+
 BOT_KINDS: Mapping[str, BotKind] = MappingProxyType(
     {
-        "random": BotKind("random", RandomBot, RANDOM_PARAMETERS, "uniform over legal actions"),
-        "greedy": BotKind("greedy", GreedyBot, GREEDY_PARAMETERS, "one-ply heuristic"),
-        "ismcts": BotKind(
-            "ismcts", IsmctsBot, ISMCTS_PARAMETERS, "information set Monte Carlo tree search"
-        ),
-        "expert": BotKind(
-            "expert",
-            _expert,
-            EXPERT_PARAMETERS,
-            "determinized Monte Carlo search with greedy rollouts (extra 'batch')",
-        ),
+        name: BotKind(name, _FACTORIES[name], kind.parameters, kind.summary)
+        for name, kind in SPEC_KINDS.items()
     }
 )
-"""The bot kinds a specification can name, by name."""
+"""The bot kinds a specification can name, by name (those of
+:data:`~cuckoo_rules.botspec.SPEC_KINDS`, with their constructors)."""
 
-
-@attrs.frozen
-class BotSpec:
-    """A parsed bot specification: a kind and its parameters.
-
-    Build one with :func:`parse_bot_spec`; :meth:`build` makes a bot with a given seed.
-    Specifications are plain values, so they can be sent to worker processes.
-
-    Attributes:
-        kind: The bot kind, a key of :data:`BOT_KINDS`.
-        params: The parameters, as ``(name, value)`` pairs in the order given.
-        text: The specification as written (whitespace around it removed).
-    """
-
-    kind: str
-    params: tuple[tuple[str, int | float], ...] = ()
-    text: str = attrs.field(default="")
-
-    def build(self, seed: int) -> Bot:
-        """Return a new bot of this specification, seeded with ``seed``.
-
-        Raises:
-            BotSpecError: If a parameter value is out of range for the bot.
-        """
-        kind = BOT_KINDS.get(self.kind)
-        if kind is None:
-            raise BotSpecError(f"bot spec {self.text or self.kind!r}: {_unknown_kind(self.kind)}")
-        try:
-            return kind.factory(seed=seed, **dict(self.params))
-        except BotError as error:
-            raise BotSpecError(f"bot spec {self.text or self.kind!r}: {error}") from None
-
-
-def _unknown_kind(kind: str) -> str:
-    return f"unknown bot {short_repr(kind)} (choose from {', '.join(BOT_KINDS)})"
-
-
-def _convert(parameter: BotParameter, text: str, spec: str) -> int | float:
-    """The value of ``parameter`` written ``text``, checked against its range."""
-    try:
-        value = int(text) if parameter.type is int else float(text)
-    except ValueError:
-        expected = "an integer" if parameter.type is int else "a number"
-        raise BotSpecError(
-            f"bot spec {short_repr(spec)}: {parameter.name} must be {expected}, "
-            f"got {short_repr(text)}"
-        ) from None
-    try:
-        parameter.check(value)
-    except BotError as error:
-        raise BotSpecError(f"bot spec {short_repr(spec)}: {error}") from None
-    return value
+for _kind in BOT_KINDS.values():
+    register_bot_factory(_kind.name, _kind.factory)
+del _kind
 
 
 def parse_bot_spec(text: str) -> BotSpec:
@@ -154,8 +111,9 @@ def parse_bot_spec(text: str) -> BotSpec:
 
     Each value is converted to its parameter's type (an integer is fine for a float
     parameter, not the other way round) and checked against its range
-    (:class:`~cuckoo_rules.bots.parameters.BotParameter`: NaN and infinities are out of
-    every range); then the bot is built once (with seed 0).
+    (:class:`~cuckoo_rules.botspec.BotParameter`: NaN and infinities are out of every
+    range), as :func:`cuckoo_rules.botspec.parse` does; then the bot is built once (with
+    seed 0).
 
     Raises:
         BotSpecError: If the kind is unknown, a parameter is unknown, repeated, not of
@@ -168,43 +126,13 @@ def parse_bot_spec(text: str) -> BotSpec:
         >>> parse_bot_spec("greedy:depth=2")
         Traceback (most recent call last):
         ...
-        cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:depth=2': unknown parameter ...
+        cuckoo_rules.errors.BotSpecError: bot spec 'greedy:depth=2': unknown parameter ...
         >>> parse_bot_spec("greedy:feed_weight=nan")
         Traceback (most recent call last):
         ...
-        cuckoo_rules.bots.base.BotSpecError: bot spec 'greedy:feed_weight=nan': feed_weight ...
+        cuckoo_rules.errors.BotSpecError: bot spec 'greedy:feed_weight=nan': feed_weight ...
     """
-    if not isinstance(text, str):
-        raise BotSpecError(f"bot spec: expected a string, got {short_repr(text)}")
-    spec = text.strip()
-    if not spec:
-        raise BotSpecError(
-            f"bot spec {short_repr(text)}: empty (expected one of {', '.join(BOT_KINDS)})"
-        )
-    name, *items = spec.split(":")
-    kind = BOT_KINDS.get(name)
-    if kind is None:
-        raise BotSpecError(f"bot spec {short_repr(spec)}: {_unknown_kind(name)}")
-    params: dict[str, Any] = {}
-    for item in items:
-        key, equals, value = item.partition("=")
-        if not equals or not key or not value:
-            raise BotSpecError(
-                f"bot spec {short_repr(spec)}: expected NAME=VALUE after ':', "
-                f"got {short_repr(item)}"
-            )
-        if key not in kind.parameters:
-            takes = ", ".join(kind.parameters) or "no parameters"
-            raise BotSpecError(
-                f"bot spec {short_repr(spec)}: unknown parameter {short_repr(key)} for "
-                f"{name} (it takes {takes})"
-            )
-        if key in params:
-            raise BotSpecError(
-                f"bot spec {short_repr(spec)}: parameter {short_repr(key)} given twice"
-            )
-        params[key] = _convert(kind.parameters[key], value, spec)
-    parsed = BotSpec(name, tuple(params.items()), spec)
+    parsed = parse(text)
     parsed.build(0)
     return parsed
 
@@ -219,11 +147,7 @@ def parse_bot_specs(text: str) -> tuple[BotSpec, ...]:
         >>> [spec.kind for spec in parse_bot_specs("greedy, ismcts:iterations=50")]
         ['greedy', 'ismcts']
     """
-    if not isinstance(text, str) or not text.strip():
-        raise BotSpecError(
-            f"bots: expected a comma-separated list of bot specs, got {short_repr(text)}"
-        )
-    return tuple(parse_bot_spec(item) for item in text.split(","))
+    return parse_list(text, parse_bot_spec)
 
 
 def as_bot_specs(items: Iterable[object], what: str, error: type[Exception]) -> tuple[BotSpec, ...]:
@@ -243,13 +167,7 @@ def as_bot_specs(items: Iterable[object], what: str, error: type[Exception]) -> 
         >>> [spec.kind for spec in as_bot_specs(["greedy", BotSpec("random")], "bots", TypeError)]
         ['greedy', 'random']
     """
-    parsed = [parse_bot_spec(item) if isinstance(item, str) else item for item in items]
-    specs: list[BotSpec] = []
-    for spec in parsed:
-        if not isinstance(spec, BotSpec):
-            raise error(f"{what}: expected bot specs (strings or BotSpec), got {short_repr(spec)}")
-        specs.append(spec)
-    return tuple(specs)
+    return as_specs(items, what, error, parse_bot_spec)
 
 
 def make_bot(spec: str | BotSpec, seed: int) -> Bot:

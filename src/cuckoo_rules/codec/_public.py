@@ -16,8 +16,8 @@ import attrs
 
 from ..actions import NUM_ROWS, Phase
 from ..errors import short_repr
-from ._fields import PHASES, array, card_ids, cards, fail, int_in, per_seat
 from .counts import encode_counts
+from .fields import PHASES, array, card_ids, cards, fail, int_in, per_seat
 from .options import decode_options
 
 __all__ = ["check_blocks", "decode_public", "field_writer"]
@@ -86,8 +86,10 @@ def check_blocks(ids: Sequence[str], path: str) -> None:
             seen.add(card)
 
 
-def decode_public(doc: Mapping[str, Any], version: int) -> dict[str, Any]:
+def decode_public(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Decode and check the public fields of a state or view document, one by one.
+
+    The document is of the current format version (an older one is upgraded first).
 
     Besides each field on its own, this checks ``winners`` against ``phase``.
 
@@ -95,7 +97,7 @@ def decode_public(doc: Mapping[str, Any], version: int) -> dict[str, Any]:
         The fields of :class:`~cuckoo_rules.state.PublicState` by name, to build a
         :class:`~cuckoo_rules.GameState` or a :class:`~cuckoo_rules.PlayerView` with.
     """
-    options = decode_options(doc["options"], version=version)
+    options = decode_options(doc["options"])
     n = options.num_players
     round_ = int_in(doc["round"], "round", 1)
     turn = int_in(doc["turn"], "turn", round_)

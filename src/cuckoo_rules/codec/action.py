@@ -23,7 +23,7 @@ from ..actions import (
     Side,
 )
 from ..errors import short_repr
-from ._fields import fail, int_in, keys, mapping, side, species
+from .fields import fail, int_in, keys, mapping, side, species
 
 __all__ = ["decode_action", "encode_action"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import compress
 
 from ..state import Counts
-from ._fields import IDS
+from .fields import IDS
 
 __all__ = ["encode_counts"]
 

@@ -34,8 +34,8 @@ from ..events import (
 )
 from ..options import MAX_PLAYERS
 from ..outcome import WinReason
-from ._fields import array, card_ids, cards, counts, fail, int_in, keys, mapping, side, species
 from .counts import encode_counts
+from .fields import array, card_ids, cards, counts, fail, int_in, keys, mapping, side, species
 
 __all__ = ["EVENT_TYPES", "decode_event", "encode_event"]
 

@@ -1,30 +1,24 @@
-"""The JSON ``options`` object of every document, in format version 1 or 2.
+"""The JSON ``options`` object of every document.
 
-Format version 2 added to the options object a key (:data:`OPTIONS_ADDED_IN_2`: a
-version 1 document has none, and means the option's default) and values of keys that
-version 1 already had (:data:`VALUES_ADDED_IN_2`). :meth:`GameOptions.to_json
-<cuckoo_rules.GameOptions.to_json>` writes the object; :func:`decode_options` reads it.
+:meth:`GameOptions.to_json <cuckoo_rules.GameOptions.to_json>` writes the object (of
+format version 2, :data:`~cuckoo_rules.codec.versions.CURRENT_VERSION`);
+:func:`decode_options` reads one of any version of
+:data:`~cuckoo_rules.codec.READ_VERSIONS`: an older one is first upgraded
+(:func:`~cuckoo_rules.codec.versions.upgrade_options`), then every object is decoded as
+the current version. Format version 2 added to the options object a key
+(:data:`OPTIONS_ADDED_IN_2`: a version 1 document has none, and means ``"capture"``)
+and values of keys that version 1 already had (:data:`VALUES_ADDED_IN_2`); both are
+defined with the upgrade step, in :mod:`cuckoo_rules.codec.versions`.
 """
 
 from __future__ import annotations
 
 from ..errors import DecodeError, InvalidOptionsError
 from ..options import OPTION_NAMES, GameOptions
-from ._fields import fail, keys, mapping
-from .versions import check_version
+from .fields import keys
+from .versions import CURRENT_VERSION, OPTIONS_ADDED_IN_2, VALUES_ADDED_IN_2, upgrade_options
 
 __all__ = ["OPTIONS_ADDED_IN_2", "VALUES_ADDED_IN_2", "decode_options"]
-
-OPTIONS_ADDED_IN_2: tuple[str, ...] = ("refill_trigger",)
-"""The options that format version 2 added: a version 1 document has no such key."""
-
-VALUES_ADDED_IN_2: dict[str, tuple[str, ...]] = {"next_round_first_player": ("same_dealer",)}
-"""The values that format version 2 added to options that version 1 already had."""
-
-_OPTION_KEYS: dict[int, tuple[str, ...]] = {
-    1: tuple(name for name in OPTION_NAMES if name not in OPTIONS_ADDED_IN_2),
-    2: OPTION_NAMES,
-}
 
 # Options objects decoded so far, by version and (key, type, value) triples (the type
 # tells True from 1): a game has one options object, decoded again with every state.
@@ -33,16 +27,21 @@ _OPTION_KEYS: dict[int, tuple[str, ...]] = {
 _DECODED_OPTIONS: dict[tuple[int, tuple[tuple[str, type, object], ...]], GameOptions] = {}
 
 
-def decode_options(data: object, path: str = "options", version: int = 2) -> GameOptions:
+def decode_options(
+    data: object, path: str = "options", version: int = CURRENT_VERSION
+) -> GameOptions:
     """Decode a JSON ``options`` object; every key of its format version must be present.
 
     Args:
         data: The options object.
         path: Where it is, for error messages.
         version: The format version of the document it comes from, one of
-            :data:`~cuckoo_rules.codec.READ_VERSIONS` (default 2, the version written).
-            Version 1 options have no ``refill_trigger`` key (they mean ``"capture"``)
-            and may not use ``"same_dealer"`` for ``next_round_first_player``.
+            :data:`~cuckoo_rules.codec.READ_VERSIONS` (default 2,
+            :data:`~cuckoo_rules.codec.versions.CURRENT_VERSION`, the version written).
+            An older object is upgraded first, step by step
+            (:func:`~cuckoo_rules.codec.versions.upgrade_options`): version 1 options
+            have no ``refill_trigger`` key (they mean ``"capture"``) and may not use
+            ``"same_dealer"`` for ``next_round_first_player``.
 
     Raises:
         DecodeError: If a key is missing or unknown (``refill_trigger`` is unknown in
@@ -60,7 +59,7 @@ def decode_options(data: object, path: str = "options", version: int = 2) -> Gam
         cuckoo_rules.errors.DecodeError: options: unknown key 'refill_trigger' (format version 1 ...
     """
     key = None
-    if type(data) is dict:  # the usual case: options met before
+    if type(data) is dict and type(version) is int:  # the usual case: options met before
         try:
             key = (version, tuple((name, type(value), value) for name, value in data.items()))
             known = _DECODED_OPTIONS.get(key)
@@ -68,24 +67,8 @@ def decode_options(data: object, path: str = "options", version: int = 2) -> Gam
             key, known = None, None
         if known is not None:
             return known
-    expected = _OPTION_KEYS[check_version(version)]
-    doc = mapping(data, path)
-    if version == 1:
-        for name in OPTIONS_ADDED_IN_2:
-            if name in doc:
-                fail(
-                    path,
-                    f"unknown key {name!r} (format version 1 has no such option; "
-                    "version 2 added it)",
-                )
-        for name, values in VALUES_ADDED_IN_2.items():
-            value = doc.get(name)
-            if isinstance(value, str) and value in values:
-                fail(
-                    f"{path}.{name}",
-                    f"format version 1 does not have {value!r} (version 2 added it)",
-                )
-    keys(doc, path, expected)
+    doc = upgrade_options(data, path, version)  # now of the current version
+    keys(doc, path, OPTION_NAMES)
     try:
         options = GameOptions(**doc)
     except InvalidOptionsError as error:

@@ -17,16 +17,16 @@ from ..cards import DECK_SIZE, NUM_SPECIES, SPECIES
 from ..errors import DecodeError
 from ..rng import SEED_LIMIT
 from ..state import DECK_COUNTS, GameState
-from ._fields import cards, counts, fail, int_in, mapping, per_seat
 from ._public import decode_public, field_writer
-from .versions import check_header
+from .fields import cards, counts, fail, int_in, mapping, per_seat
+from .versions import CURRENT_VERSION, check_header, upgrade
 
 __all__ = ["STATE_FORMAT", "STATE_KEYS", "STATE_VERSION", "decode_state", "encode_state"]
 
 STATE_FORMAT = "cuckoo-rules/state"
 """The ``format`` name of a JSON state document."""
 
-STATE_VERSION = 2
+STATE_VERSION = CURRENT_VERSION
 """The ``version`` of the JSON state format this library writes."""
 
 STATE_KEYS: tuple[str, ...] = (
@@ -73,8 +73,9 @@ def decode_state(data: Mapping[str, Any]) -> GameState:
             the field, for example ``"hands[1].robin: count -1 is negative"``.
     """
     doc = mapping(data, "state")
-    version = check_header(doc, "state", STATE_KEYS, STATE_FORMAT)
-    public = decode_public(doc, version)
+    check_header(doc, "state", STATE_KEYS, STATE_FORMAT)
+    doc = upgrade(doc, "state")  # an older version is read as the current one
+    public = decode_public(doc)
     n = public["options"].num_players
     state = GameState(
         **public,

@@ -18,16 +18,16 @@ from ..cards import DECK_SIZE
 from ..errors import DecodeError, ViewError
 from ..state import Counts
 from ..views import PlayerView, check_view_consistency
-from ._fields import array, counts, fail, int_in, mapping
 from ._public import decode_public, field_writer
-from .versions import check_header
+from .fields import array, counts, fail, int_in, mapping
+from .versions import CURRENT_VERSION, check_header, upgrade
 
 __all__ = ["VIEW_FORMAT", "VIEW_KEYS", "VIEW_VERSION", "decode_view", "encode_view"]
 
 VIEW_FORMAT = "cuckoo-rules/view"
 """The ``format`` name of a JSON view document."""
 
-VIEW_VERSION = 2
+VIEW_VERSION = CURRENT_VERSION
 """The ``version`` of the JSON view format this library writes."""
 
 VIEW_KEYS: tuple[str, ...] = (
@@ -72,8 +72,9 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
         True
     """
     doc = mapping(data, "view")
-    version = check_header(doc, "view", VIEW_KEYS, VIEW_FORMAT)
-    public = decode_public(doc, version)
+    check_header(doc, "view", VIEW_KEYS, VIEW_FORMAT)
+    doc = upgrade(doc, "view")  # an older version is read as the current one
+    public = decode_public(doc)
     n = public["options"].num_players
     viewer_doc = doc["viewer"]
     viewer = None if viewer_doc is None else int_in(viewer_doc, "viewer", 0, n - 1)

@@ -12,6 +12,7 @@ from typing import SupportsIndex, cast
 
 from ..actions import ACTION_ID_BY_IDENTITY as _ID_OF_ACTION
 from ..actions import NUM_DISTINCT_ACTIONS, action_from_id, action_id
+from ..board import render_view
 from ..bots.specs import BotSpec, as_bot_specs
 from ..engine import legal_actions
 from ..errors import IllegalActionError, InvalidOptionsError
@@ -19,7 +20,6 @@ from ..notation import format_action
 from ..options import GameOptions
 from ..rng import SEED_LIMIT
 from ..state import GameState
-from ..terminal import render_view
 from ..views import observe
 
 __all__ = [

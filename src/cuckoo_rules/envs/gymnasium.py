@@ -354,7 +354,7 @@ def _register() -> None:
         gymnasium.register(
             id=ENV_ID,
             entry_point="cuckoo_rules.envs.gymnasium:CuckooEnv",
-            vector_entry_point="cuckoo_rules.batch.gymnasium:BatchCuckooEnv",
+            vector_entry_point="cuckoo_rules.envs.vector:BatchCuckooEnv",
         )
 
 

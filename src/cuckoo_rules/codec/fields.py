@@ -1,10 +1,20 @@
-"""The field checks that every document reader shares (internal to :mod:`cuckoo_rules.codec`).
+"""The field checks that every document reader shares.
 
 Each reads one JSON value, checks it and returns it decoded, or raises a
 :class:`~cuckoo_rules.DecodeError` that names the field (its ``path``) and says what is
 wrong. Each check is one function: it tries the usual, well-formed case first (at C
 speed where it can), and only where that fails looks at the value piece by piece to say
-what is wrong. The readers of :mod:`cuckoo_rules.records` use them too.
+what is wrong. The readers of :mod:`cuckoo_rules.codec` and of
+:mod:`cuckoo_rules.records` use them; so can any reader of a document that embeds these
+(the names are not re-exported from :mod:`cuckoo_rules.codec`).
+
+Example:
+    >>> mapping({"owl": 2}, "hand")
+    {'owl': 2}
+    >>> int_in(4, "actions[3].row", 0, 3)
+    Traceback (most recent call last):
+    ...
+    cuckoo_rules.errors.DecodeError: actions[3].row: 4 is out of range (at least 0 and at most 3)
 """
 
 from __future__ import annotations

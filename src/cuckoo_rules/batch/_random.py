@@ -1,0 +1,161 @@
+"""The kernels' random generators: the engine's SplitMix64, and CPython's Mersenne Twister.
+
+SplitMix64 and its seeded Fisher-Yates shuffle are those of :mod:`cuckoo_rules.rng`
+(``interchange.md`` §2), on ``uint64`` values, so that every shuffle of a game takes the
+same random stream as the engine's. The bots' generators are CPython's Mersenne Twister
+(``random.Random``, as ``_randommodule.c`` writes it), one per game and seat, so that the
+batched random and greedy players choose exactly what
+:class:`~cuckoo_rules.bots.RandomBot` and :class:`~cuckoo_rules.bots.GreedyBot` choose
+with the same seeds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+__all__ = [
+    "MT_N",
+    "derive_seed2",
+    "mt_below",
+    "mt_next",
+    "mt_seed",
+    "shuffle_cards",
+    "splitmix_output",
+    "splitmix_state",
+    "stream_state",
+]
+
+# --------------------------------------------------------------------------- SplitMix64
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_STREAM = np.uint64(0xD1B54A32D192ED03)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@jit
+def splitmix_state(state: np.uint64) -> np.uint64:
+    """The next SplitMix64 state."""
+    return state + _GOLDEN
+
+
+@jit
+def splitmix_output(state: np.uint64) -> np.uint64:
+    """The output of a SplitMix64 state (after it was advanced)."""
+    z = state
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@jit
+def stream_state(seed: np.uint64, stream: int) -> np.uint64:
+    """``rng.stream_state``: the first state of random stream ``stream`` of a game."""
+    return seed ^ (np.uint64(stream) * _STREAM)
+
+
+@jit
+def derive_seed2(seed: np.uint64, a: int, b: int) -> np.uint64:
+    """``bots.derive_seed(seed, a, b)``."""
+    value = splitmix_output(splitmix_state(stream_state(seed, a + 1)))
+    return splitmix_output(splitmix_state(stream_state(value, b + 1)))
+
+
+@jit
+def shuffle_cards(s: np.ndarray, start: int, count: int, state: np.uint64) -> np.uint64:
+    """Fisher-Yates over ``s[start:start + count]`` (``rng.shuffle``); return the state."""
+    for i in range(count - 1, 0, -1):
+        state = splitmix_state(state)
+        j = np.int64(splitmix_output(state) % np.uint64(i + 1))
+        a = s[start + i]
+        s[start + i] = s[start + j]
+        s[start + j] = a
+    return state
+
+
+# --------------------------------------------------------------------------- Mersenne Twister
+
+MT_N = 624
+"""The Mersenne Twister's words; a generator is ``MT_N + 1`` of them, the index last."""
+_MT_M = 397
+
+
+@jit
+def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
+    """``random.Random(seed)`` for ``0 <= seed < 2**64``: ``init_by_array`` of its words.
+
+    ``mt`` holds the 624 words and, last, the index (CPython's ``_randommodule.c``).
+    """
+    mt[0] = np.uint32(19650218)
+    for i in range(1, MT_N):
+        prev = np.uint64(mt[i - 1])
+        mt[i] = np.uint32((np.uint64(1812433253) * (prev ^ (prev >> _S30)) + np.uint64(i)) & _LOW32)
+    high = seed >> _S32
+    words = 2 if high else 1
+    i = 1
+    j = 0
+    for _ in range(max(MT_N, words)):
+        prev = np.uint64(mt[i - 1])
+        key = (seed & _LOW32) if j == 0 else high
+        value = (np.uint64(mt[i]) ^ ((prev ^ (prev >> _S30)) * np.uint64(1664525))) + key
+        mt[i] = np.uint32((value + np.uint64(j)) & _LOW32)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= words:
+            j = 0
+    for _ in range(MT_N - 1):
+        prev = np.uint64(mt[i - 1])
+        value = np.uint64(mt[i]) ^ ((prev ^ (prev >> _S30)) * np.uint64(1566083941))
+        mt[i] = np.uint32((value - np.uint64(i)) & _LOW32)
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+    mt[0] = np.uint32(0x80000000)
+    mt[MT_N] = MT_N
+
+
+@jit
+def mt_next(mt: np.ndarray) -> np.uint32:
+    """``genrand_uint32``: the next 32-bit output."""
+    if mt[MT_N] >= MT_N:
+        upper = np.uint32(0x80000000)
+        lower = np.uint32(0x7FFFFFFF)
+        matrix = np.uint32(0x9908B0DF)
+        for k in range(MT_N):
+            y = (mt[k] & upper) | (mt[(k + 1) % MT_N] & lower)
+            value = mt[(k + _MT_M) % MT_N] ^ (y >> np.uint32(1))
+            if y & np.uint32(1):
+                value ^= matrix
+            mt[k] = value
+        mt[MT_N] = 0
+    y = mt[mt[MT_N]]
+    mt[MT_N] += 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return np.uint32(y)
+
+
+@jit
+def mt_below(mt: np.ndarray, n: int) -> int:
+    """``random.Random._randbelow(n)`` for ``1 <= n < 2**32`` (what ``choice`` uses)."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    shift = np.uint32(32 - k)
+    r = np.int64(mt_next(mt) >> shift)
+    while r >= n:
+        r = np.int64(mt_next(mt) >> shift)
+    return int(r)

@@ -1,0 +1,259 @@
+"""The rows of the web server's stores: a table's record as columns, and back.
+
+Both stores (:mod:`cuckoo_rules.web.stores.sqlite`, :mod:`cuckoo_rules.web.stores.postgres`)
+keep the same columns with the same meaning (see the SQLite file's schema), so they share
+the code that writes a setup as a row (:func:`setup_row`) and that reads rows back
+(:func:`decode_table`, :func:`decode_actions`, :func:`lobby_entries`...). Every JSON text
+of a row is read as strictly as text from outside: a damaged row gives a
+:class:`~cuckoo_rules.web.errors.StorageError` naming the table, never a crash.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from collections.abc import Iterable, Iterator, Sequence
+
+from ...actions import Action
+from ...codec import decode_action, decode_options
+from ...errors import DecodeError
+from ...jsontext import loads
+from ..errors import StorageError
+from .base import HUMAN, STATUSES, LobbyEntry, SeatState, StoredTable, TableSetup
+
+__all__ = [
+    "TABLE_COLUMNS",
+    "claimed_text",
+    "decode_actions",
+    "decode_claimed",
+    "decode_seat_state",
+    "decode_seats",
+    "decode_table",
+    "human_seats",
+    "joined_row",
+    "lobby_entries",
+    "now",
+    "setup_row",
+]
+
+TABLE_COLUMNS = (
+    "id, options, seed, seats, bot_seed, token_hashes, salt, seed_source, names, client, "
+    "lobby, status, updated, claimed, rematch"
+)
+"""The columns of a table row, in the order the stores select them."""
+
+
+def setup_row(setup: TableSetup) -> tuple[object, ...]:
+    """The columns ``TABLE_COLUMNS`` of a table's setup, up to ``lobby`` (11 values)."""
+    return (
+        setup.id,
+        json.dumps(setup.options.to_json()),
+        str(setup.seed),
+        json.dumps(list(setup.seats)),
+        str(setup.bot_seed),
+        json.dumps(list(setup.token_hashes)),
+        setup.salt,
+        setup.seed_source,
+        json.dumps(list(setup.names)),
+        setup.client,
+        setup.lobby,
+    )
+
+
+def claimed_text(claimed: Iterable[int]) -> str:
+    """The ``claimed`` column of a set of seats: a JSON array, ascending, no repeats."""
+    return json.dumps(sorted(set(claimed)))
+
+
+def decode_seats(text: object) -> tuple[str, ...]:
+    """Decode the ``seats`` column: a JSON array of strings.
+
+    Raises:
+        StorageError: If it is not one.
+    """
+    try:
+        seats = loads(str(text))
+    except DecodeError as error:
+        raise StorageError(f"seats: {error}") from None
+    if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
+        raise StorageError(f"seats: expected an array of strings, got {str(text)[:40]!r}")
+    return tuple(seats)
+
+
+def human_seats(text: object) -> list[int]:
+    """The human seats of a ``seats`` column (every one is claimed in an upgraded file).
+
+    Raises:
+        StorageError: If the column does not decode.
+    """
+    return [i for i, kind in enumerate(decode_seats(text)) if kind == HUMAN]
+
+
+def decode_claimed(text: object, seats: Sequence[str]) -> tuple[int, ...]:
+    """Decode the ``claimed`` column: human seats of ``seats``, ascending, no repeats.
+
+    Raises:
+        StorageError: If it is not such an array.
+    """
+    try:
+        claimed = loads(str(text))
+    except DecodeError as error:
+        raise StorageError(f"claimed: {error}") from None
+    if (
+        not isinstance(claimed, list)
+        or not all(type(seat) is int and 0 <= seat < len(seats) for seat in claimed)
+        or claimed != sorted(set(claimed))
+        or any(seats[seat] != HUMAN for seat in claimed)
+    ):
+        raise StorageError(
+            f"claimed: expected the human seats claimed, ascending, got {str(text)[:40]!r}"
+        )
+    return tuple(claimed)
+
+
+def _decode_list(text: object, column: str) -> list[object]:
+    try:
+        value = loads(str(text))
+    except DecodeError as error:
+        raise StorageError(f"{column}: {error}") from None
+    if not isinstance(value, list):
+        raise StorageError(f"{column}: expected an array, got {str(text)[:40]!r}")
+    return value
+
+
+def joined_row(
+    seats: Sequence[str],
+    hashes: object,
+    names: object,
+    claimed: Sequence[int],
+    seat: int,
+    token_hash: str,
+    name: str,
+) -> tuple[str, str, str]:
+    """The ``token_hashes``, ``names`` and ``claimed`` columns after a join at ``seat``.
+
+    Raises:
+        StorageError: If a column does not decode, or ``seat`` is not a human seat.
+    """
+    if not 0 <= seat < len(seats) or seats[seat] != HUMAN:
+        raise StorageError(f"seat {seat} is not a human seat")
+    token_hashes = _decode_list(hashes, "token_hashes")
+    given = _decode_list(names, "names")
+    given += [""] * (len(seats) - len(given))  # a table stored without names
+    token_hashes[seat] = token_hash
+    given[seat] = name
+    return json.dumps(token_hashes), json.dumps(given), claimed_text((*claimed, seat))
+
+
+def decode_seat_state(table_id: object, row: Sequence[object]) -> SeatState:
+    """Decode ``(seats, token_hashes, names, claimed, rematch)`` columns.
+
+    Raises:
+        StorageError: If a field does not decode; the message names the table.
+    """
+    seats, hashes, names, claimed, rematch = row
+    try:
+        kinds = decode_seats(seats)
+        return SeatState(
+            tuple(loads(str(hashes))),
+            tuple(loads(str(names))),
+            decode_claimed(claimed, kinds),
+            None if rematch is None else str(rematch),
+        )
+    except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
+        raise StorageError(f"table {table_id!r}: {error}") from None
+
+
+def lobby_entries(rows: Sequence[Sequence[object]], limit: int) -> list[LobbyEntry]:
+    """The lobby's entries of rows of ``TABLE_COLUMNS`` and ``created``, newest first.
+
+    Tables with no free seat are left out; at most ``limit`` are returned.
+
+    Raises:
+        StorageError: If a row does not decode.
+    """
+    entries: list[LobbyEntry] = []
+    for row in rows:
+        stored = decode_table(row[:-1], [])
+        entry = LobbyEntry(stored.setup, stored.claimed, _created_text(row[-1]))
+        if entry.free:
+            entries.append(entry)
+            if len(entries) >= limit:
+                break
+    return entries
+
+
+def _created_text(created: object) -> str:
+    """The ``created`` column as ISO 8601 text (PostgreSQL gives a datetime)."""
+    if isinstance(created, datetime.datetime):
+        when = created.astimezone(datetime.UTC).replace(microsecond=0)
+        return when.isoformat()
+    return str(created)
+
+
+def decode_table(row: Sequence[object], actions: Sequence[Sequence[object]]) -> StoredTable:
+    """Decode a row of ``TABLE_COLUMNS`` and its ``(idx, action, note)`` rows.
+
+    Raises:
+        StorageError: If a field does not decode; the message names the table.
+    """
+    (table_id, options, seed, seats, bot_seed, hashes, salt, source, names, client) = row[:10]
+    lobby, status, updated, claimed, rematch = row[10:15]
+    try:
+        if source not in ("server", "request"):
+            raise StorageError(f"seed_source: {source!r} is not 'server' or 'request'")
+        if status not in STATUSES:
+            raise StorageError(f"status: {status!r} is not one of {', '.join(STATUSES)}")
+        if lobby not in (0, 1):  # SQLite's integers, PostgreSQL's booleans
+            raise StorageError(f"lobby: {lobby!r} is not a boolean")
+        kinds = decode_seats(seats)
+        setup = TableSetup(
+            str(table_id),
+            decode_options(loads(str(options))),
+            int(str(seed)),
+            kinds,
+            int(str(bot_seed)),
+            tuple(loads(str(hashes))),
+            None if salt is None else str(salt),
+            source,
+            tuple(loads(str(names))),
+            str(client),
+            bool(lobby),
+        )
+        decoded = list(decode_actions(actions, 0))
+        notes = tuple((index, note) for index, (_, note) in enumerate(decoded) if note is not None)
+        return StoredTable(
+            setup,
+            tuple(a for a, _ in decoded),
+            notes,
+            status,
+            float(str(updated)),
+            decode_claimed(claimed, kinds),
+            None if rematch is None else str(rematch),
+        )
+    except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
+        raise StorageError(f"table {table_id!r}: {error}") from None
+
+
+def decode_actions(
+    rows: Sequence[Sequence[object]], start: int
+) -> Iterator[tuple[Action, str | None]]:
+    """Decode ``(idx, action, note)`` rows numbered from ``start`` with no gap.
+
+    Raises:
+        StorageError: If an index is missing or an action does not decode.
+    """
+    for expected, (index, text, note) in enumerate(rows, start):
+        if index != expected:
+            raise StorageError(f"actions[{expected}] is missing (the next stored is {index})")
+        try:
+            action = decode_action(loads(str(text)))
+        except DecodeError as error:
+            raise StorageError(f"actions[{index}]: {error}") from None
+        yield action, None if note is None else str(note)
+
+
+def now() -> float:
+    """The time stored with tables and actions: Unix time, in seconds."""
+    return time.time()
