@@ -70,7 +70,11 @@ def copy_repository(into: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
     git = ["git", "-c", "user.name=experiment", "-c", "user.email=experiment@localhost"]
-    for command in (["git", "init", "-q"], ["git", "add", "-A"], [*git, "commit", "-q", "-m", "copy"]):
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        [*git, "commit", "-q", "-m", "copy"],
+    ):
         subprocess.run(command, cwd=into, check=True)
 
 

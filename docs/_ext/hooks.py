@@ -106,7 +106,7 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
             target = member.final_target if member.is_alias else member
             if target.docstring is None or not target.docstring.value.strip():
                 log.warning("%s (%s) has no docstring", f"{module.path}.{name}", target.path)
-            elif target.path not in anchors:
+            elif target.path not in anchors and f"{module.path}.{name}" not in anchors:
                 log.warning(
                     "%s (%s) is exported but not rendered in the API reference",
                     f"{module.path}.{name}",

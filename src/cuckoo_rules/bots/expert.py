@@ -48,13 +48,12 @@ from typing import Any
 import attrs
 
 from ..actions import Action, action_id
-from ..determinization import deal_plan
+from ..determinization import deal_plan, determinize
 from ..engine import legal_actions
 from ..errors import needs_extra
 from ..events import Event
 from ..knowledge import Knowledge
 from ..state import DECK_COUNTS, GameState
-from ..determinization import determinize
 from ..views import PlayerView
 from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value

@@ -69,6 +69,7 @@ from ..actions import (
     action_id,
 )
 from ..cards import NUM_SPECIES, SPECIES
+from ..determinization import determinize
 from ..engine import apply, legal_actions
 from ..events import Event
 from ..knowledge import Knowledge
@@ -76,7 +77,6 @@ from ..outcome import winner_shares
 from ..preview import birds_home, capture_sizes
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import GameState
-from ..determinization import determinize
 from ..views import PlayerView
 from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value, potential_table
