@@ -52,10 +52,11 @@ def on_page_markdown(markdown: str, *, page: Any, config: Any, **kwargs: Any) ->
                 continue
             member = module.members[name]
             target = member.final_target if member.is_alias else member
-            where = target.parent.path if target.parent else ""
+            documented = _documented(member)
+            where = documented.rpartition(".")[0]
             short = where.removeprefix(_PACKAGE + ".") or _PACKAGE
             groups[_kind(target)].append(
-                f"| [`{name}`][{target.path}] | [`{short}`][{where}] | {_summary(target)} |"
+                f"| [`{name}`][{documented}] | [`{short}`][{where}] | {_summary(target)} |"
             )
         sections.append(f"### Exported by `{module.path}`")
         for kind, rows in groups.items():
@@ -106,13 +107,27 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
             target = member.final_target if member.is_alias else member
             if target.docstring is None or not target.docstring.value.strip():
                 log.warning("%s (%s) has no docstring", f"{module.path}.{name}", target.path)
-            elif target.path not in anchors and f"{module.path}.{name}" not in anchors:
+            elif target.path not in anchors and _documented(member) not in anchors:
                 log.warning(
                     "%s (%s) is exported but not rendered in the API reference",
                     f"{module.path}.{name}",
                     target.path,
                 )
     log.info("API reference: %d exported names checked", checked)
+
+
+def _documented(member: Any) -> str:
+    """Where the reference documents ``member``: the last public path of its alias chain.
+
+    A name re-exported from a private module (``cuckoo_rules.engine._turns.apply``) is
+    documented where its public package exports it (``cuckoo_rules.engine.apply``).
+    """
+    paths = [member.path]
+    while member.is_alias:
+        paths.append(member.target_path)
+        member = member.target
+    public = [p for p in paths if not any(part.startswith("_") for part in p.split("."))]
+    return public[-1] if public else paths[-1]
 
 
 def _modules(module: griffe.Module) -> list[griffe.Module]:
