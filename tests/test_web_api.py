@@ -545,7 +545,8 @@ def test_the_browser_client_holds_no_species_table_and_no_rule() -> None:
         "the win conditions",
         "the birds a flock keeps",
     }
-    assert rules_in_client((STATIC_DIR / "app.js").read_text(encoding="utf-8")) == []
+    client = "".join(p.read_text(encoding="utf-8") for p in sorted(STATIC_DIR.rglob("*.js")))
+    assert rules_in_client(client) == []
 
 
 # --------------------------------------------------------------------------- seats and tokens
