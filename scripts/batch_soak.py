@@ -4,7 +4,7 @@ Plays ``--games`` games (in batches of ``--batch``, each batch under one random
 combination of every option and a random player count) in a :class:`BatchGame` and in the
 pure engine with the same random legal actions drawn from the batch's masks, and checks
 after every step of every game that the states, the masks and the observations are equal
-(``tests/test_batch.py``'s ``play_alongside``). Prints the games and steps compared.
+(``tests/simulation/test_batch.py``'s ``play_alongside``). Prints the games and steps compared.
 
 Usage::
 
@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.test_batch import mixed_options, play_alongside
+from tests.simulation.test_batch import mixed_options, play_alongside
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ Usage::
 
     python scripts/flock_experiment.py                       # magpie: small flock 5 -> 6
     python scripts/flock_experiment.py --species owl --small 2 --big 5
-    python scripts/flock_experiment.py --tests tests/test_batch.py --keep /tmp/exp
+    python scripts/flock_experiment.py --tests tests/simulation/test_batch.py --keep /tmp/exp
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ CARDS = Path("src/cuckoo_rules/cards.py")
 
 # The tests that must pass in the changed copy once the pinned data is regenerated.
 DEFAULT_TESTS = (
-    "tests/test_batch.py",
-    "tests/test_card_art.py",
-    "tests/test_rules.py",
-    "tests/test_preview.py",
-    "tests/test_golden.py",
-    "tests/test_bots.py",
-    "tests/test_observation.py",
-    "tests/test_layers.py",
+    "tests/simulation/test_batch.py",
+    "tests/frontends/test_card_art.py",
+    "tests/rules/test_rules.py",
+    "tests/rules/test_preview.py",
+    "tests/house/test_golden.py",
+    "tests/bots/test_bots.py",
+    "tests/secrecy/test_observation.py",
+    "tests/house/test_layers.py",
 )
 
 

@@ -4,7 +4,7 @@ The table is made from :data:`cuckoo_rules.bots.specs.BOT_KINDS`, whose paramete
 tables of :mod:`cuckoo_rules.bots.parameters` that the bots' constructors and
 ``parse_bot_spec`` check, so the documentation cannot drift from the code: it goes
 between the marker comments ``<!-- bot-parameters:start -->`` and
-``<!-- bot-parameters:end -->``, replacing what was there. ``tests/test_bots.py`` checks
+``<!-- bot-parameters:end -->``, replacing what was there. ``tests/bots/test_bots.py`` checks
 that the file holds what this script writes. Run ``python scripts/make_bot_docs.py``
 after changing a parameter, and review the diff; ``--check`` only reports a file that
 differs (exit status 1).

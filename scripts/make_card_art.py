@@ -6,7 +6,7 @@ and ``<text class="flock-big">`` (two birds). The drawings are made by hand; the
 are not: this script rewrites the text of those two elements of every card from
 :attr:`~cuckoo_rules.cards.Species.small_flock` and
 :attr:`~cuckoo_rules.cards.Species.big_flock`, and leaves every other byte of the file as
-it is. ``tests/test_card_art.py`` checks that the file holds what this script writes.
+it is. ``tests/frontends/test_card_art.py`` checks that the file holds what this script writes.
 
 Run ``python scripts/make_card_art.py`` after changing a flock size in ``cards.py``, and
 review the diff; ``--check`` only says whether the file is out of date (exit status 1).

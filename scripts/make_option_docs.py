@@ -3,7 +3,7 @@
 The table is made from :func:`cuckoo_rules.options.option_info`, the one description of
 every option, so the documentation cannot drift from the code: it goes between the
 marker comments ``<!-- options-table:start -->`` and ``<!-- options-table:end -->`` of
-each file, replacing what was there. ``tests/test_option_docs.py`` checks that the files
+each file, replacing what was there. ``tests/house/test_option_docs.py`` checks that the files
 hold what this script writes. Run ``python scripts/make_option_docs.py`` after changing
 an option, and review the diff; ``--check`` only reports the files that differ (exit
 status 1).

@@ -1,7 +1,7 @@
 """Write the JSON Schemas shipped in ``src/cuckoo_rules/schema/``.
 
 The schemas are built here from the library's own tables (species, options, event
-types), so they cannot drift from the code: ``tests/test_schemas.py`` checks that the
+types), so they cannot drift from the code: ``tests/formats/test_schemas.py`` checks that the
 shipped files equal what this script writes. Run ``python scripts/make_schemas.py``
 after changing a format, and review the diff.
 """

@@ -23,7 +23,7 @@ The steps, in this order:
 ``card-art``
     The card art drawn from the model (``scripts/make_card_art.py``, when it exists).
 ``perft``
-    The perft counts of ``PERFT`` in ``tests/test_perft.py``, computed again with the
+    The perft counts of ``PERFT`` in ``tests/rules/test_perft.py``, computed again with the
     engine (the hand-checked breakdown tests beside it stay by hand).
 ``snapshots``
     The text snapshots of the terminal's board (the constants of :data:`SNAPSHOTS`):
@@ -63,10 +63,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 VECTOR_COPIES = ROOT / "tests" / "data" / "vectors"
-PERFT_TESTS = ROOT / "tests" / "test_perft.py"
+PERFT_TESTS = ROOT / "tests" / "rules" / "test_perft.py"
 
 SNAPSHOTS: dict[str, tuple[str, ...]] = {
-    "tests/test_terminal.py": ("START_2P_SEED_7", "MIDGAME_3P_SEAT_1", "MIDGAME_3P_SPECTATOR"),
+    "tests/frontends/test_terminal.py": (
+        "START_2P_SEED_7",
+        "MIDGAME_3P_SEAT_1",
+        "MIDGAME_3P_SPECTATOR",
+    ),
 }
 """The text snapshots: module-level string constants of test files, by file."""
 
@@ -186,24 +190,26 @@ def _rewrite(path: Path, replacements: list[tuple[ast.expr, str]], check: bool) 
 
 
 def _perft(check: bool, outcome: Outcome) -> None:
-    """Compute the counts of ``PERFT`` in ``tests/test_perft.py`` again, as deep as pinned."""
+    """Compute the counts of ``PERFT`` in ``tests/rules/test_perft.py`` again, as deep as pinned."""
     import cuckoo_rules as cr
 
-    module = _import_test_module("tests/test_perft.py")
+    module = _import_test_module("tests/rules/test_perft.py")
     tree = ast.parse(PERFT_TESTS.read_text(encoding="utf-8"))
     table = _module_assignment(tree, "PERFT")
     if not isinstance(table, ast.List) or len(table.elts) != len(module.PERFT):
-        raise StepError("tests/test_perft.py: PERFT is not a list literal of its entries")
+        raise StepError("tests/rules/test_perft.py: PERFT is not a list literal of its entries")
     replacements = []
     for node, (seed, options, expected) in zip(table.elts, module.PERFT, strict=True):
         if not isinstance(node, ast.Tuple) or len(node.elts) != 3:
-            raise StepError(f"tests/test_perft.py line {node.lineno}: not (seed, options, counts)")
+            raise StepError(
+                f"tests/rules/test_perft.py line {node.lineno}: not (seed, options, counts)"
+            )
         state = cr.new_game(cr.GameOptions(**options), seed)
         counts = tuple(module.perft(state, depth) for depth in range(1, len(expected) + 1))
         if counts != tuple(expected):
             replacements.append((node.elts[2], repr(counts)))
     if _rewrite(PERFT_TESTS, replacements, check):
-        outcome.stale.append(f"tests/test_perft.py: {len(replacements)} perft counts")
+        outcome.stale.append(f"tests/rules/test_perft.py: {len(replacements)} perft counts")
 
 
 class _Recorder:

@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export HYPOTHESIS_PROFILE=soak
 exec .venv/bin/pytest -p no:cacheprovider --hypothesis-show-statistics \
-    tests/test_state_machine.py tests/test_views.py tests/test_events.py \
-    tests/test_determinism.py "$@"
+    tests/rules/test_state_machine.py tests/secrecy/test_views.py tests/rules/test_events.py \
+    tests/house/test_determinism.py "$@"

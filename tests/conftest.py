@@ -46,44 +46,57 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
-ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+"""This folder, ``tests/``: the slow files and tests below are named by their paths in it."""
+
+ROOT = TESTS.parent
 """The repository root."""
 
 SHARED_VECTORS = ROOT.parent / "shared" / "vectors"
 """The shared test vectors (``../shared/vectors`` beside the checkout)."""
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = TESTS / "data"
 """Test data kept in this repository (golden games, copies of the shared vectors)."""
 
 
 SLOW_FILES: dict[str, str] = {
-    "test_web_browser.py": "drives a browser",
-    "test_play_pty.py": "plays in a pseudo-terminal",
-    "test_web_postgres.py": "needs a PostgreSQL server",
+    "frontends/test_web_browser.py": "drives a browser",
+    "frontends/test_play_pty.py": "plays in a pseudo-terminal",
+    "frontends/test_web_postgres.py": "needs a PostgreSQL server",
 }
-"""Test files whose every test is slow, with why."""
+"""Test files whose every test is slow (their paths under ``tests/``), with why."""
 
 SLOW_TESTS: dict[str, str] = {
     # The batch kernels against the engine: hundreds of whole games (a soak in small).
-    "test_batch.py::test_a_batch_plays_the_engines_games_under_every_option": "896 games",
-    "test_batch.py::test_the_batch_bots_choose_as_randombot_and_greedybot": "whole games",
-    "test_env_vector.py::test_the_vector_env_plays_the_games_of_cuckooenv": "whole games",
-    "test_batch.py::test_bots_play_the_other_seats_until_an_outside_seat_is_to_act": "games",
+    "simulation/test_batch.py::test_a_batch_plays_the_engines_games_under_every_option": (
+        "896 games"
+    ),
+    "simulation/test_batch.py::test_the_batch_bots_choose_as_randombot_and_greedybot": (
+        "whole games"
+    ),
+    "envs/test_env_vector.py::test_the_vector_env_plays_the_games_of_cuckooenv": "whole games",
+    "simulation/test_batch.py::test_bots_play_the_other_seats_until_an_outside_seat_is_to_act": (
+        "games"
+    ),
     # The expert bot: searches, rollouts, whole games and a tournament on workers.
-    "test_expert.py::test_the_kernel_deals_determinizations_as_determinize_does": "many deals",
-    "test_expert.py::test_a_rollout_of_no_turns_scores_as_ismcts_does": "searches",
-    "test_expert.py::test_whole_games_against_greedy_are_legal": "whole games of the expert",
-    "test_expert.py::test_a_tournament_on_workers_after_the_expert_played_here": "a tournament",
+    "bots/test_expert.py::test_the_kernel_deals_determinizations_as_determinize_does": "many deals",
+    "bots/test_expert.py::test_a_rollout_of_no_turns_scores_as_ismcts_does": "searches",
+    "bots/test_expert.py::test_whole_games_against_greedy_are_legal": "whole games of the expert",
+    "bots/test_expert.py::test_a_tournament_on_workers_after_the_expert_played_here": (
+        "a tournament"
+    ),
     # Long property runs and fuzzing.
-    "test_state_machine.py::TestCuBirdsMachine::runTest": "a Hypothesis state machine",
-    "test_web_http.py::test_fuzz_every_endpoint": "fuzzes a real server",
-    "test_env_openspiel.py::test_what_steps_and_records_cache_matches_a_fresh_computation": (
+    "rules/test_state_machine.py::TestCuBirdsMachine::runTest": "a Hypothesis state machine",
+    "frontends/test_web_http.py::test_fuzz_every_endpoint": "fuzzes a real server",
+    "envs/test_env_openspiel.py::test_what_steps_and_records_cache_matches_a_fresh_computation": (
         "whole games, twice"
     ),
     # The web server over many tables and real time.
-    "test_web_trust.py::test_finished_tables_leave_memory": "plays many tables to the end",
+    "frontends/test_web_trust.py::test_finished_tables_leave_memory": (
+        "plays many tables to the end"
+    ),
 }
-"""Single slow tests, ``"<file name>::<test>"`` (every parametrization of it), with why.
+"""Single slow tests, ``"<path under tests/>::<test>"`` (every parametrization), with why.
 
 Measured with ``--durations``: each took 5 seconds or more (in all its
 parametrizations) on the 2-core development machine.
@@ -91,7 +104,7 @@ parametrizations) on the 2-core development machine.
 
 
 def _uses_postgres(item: pytest.Item) -> bool:
-    """Whether a test of ``test_store.py`` uses PostgreSQL (a fixture, a parameter, its code)."""
+    """Whether a test of ``frontends/test_store.py`` uses PostgreSQL (fixture, parameter, code)."""
     if "postgres_url" in getattr(item, "fixturenames", ()):
         return True
     callspec = getattr(item, "callspec", None)
@@ -103,10 +116,13 @@ def _uses_postgres(item: pytest.Item) -> bool:
 
 def slow_reason(item: pytest.Item) -> str | None:
     """Why a collected test is slow (and gets the ``slow`` marker), or ``None``."""
-    name = item.path.name
+    path = item.path.resolve()
+    if not path.is_relative_to(TESTS):
+        return None  # the doctests of src/ and of README.md
+    name = path.relative_to(TESTS).as_posix()
     if name in SLOW_FILES:
         return SLOW_FILES[name]
-    if name == "test_store.py" and _uses_postgres(item):
+    if name == "frontends/test_store.py" and _uses_postgres(item):
         return "needs a PostgreSQL server"
     test = item.nodeid.partition("::")[2].partition("[")[0]  # the parameters left out
     return SLOW_TESTS.get(f"{name}::{test}")

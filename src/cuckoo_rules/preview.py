@@ -107,7 +107,7 @@ def preview(state: GameState | PlayerView, action: Action) -> ActionPreview:
         left = row[len(captured) :]
     else:
         left = row[: len(row) - len(captured)]
-    # The engine's decisions, from what the seat sees (tests/test_preview.py checks every
+    # The engine's decisions, from what the seat sees (tests/rules/test_preview.py checks every
     # legal action of random games against step()).
     options = view.options
     piles = view.draw_pile_size + view.discard_pile_size

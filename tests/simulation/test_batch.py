@@ -35,10 +35,9 @@ from cuckoo_rules.bots import derive_seed, make_bot
 from cuckoo_rules.match import Match
 from cuckoo_rules.observation import encode_observation
 from cuckoo_rules.options import option_info
+from tests.conftest import DATA, ROOT
 
-from .conftest import ROOT
-
-VECTORS = ROOT / "tests" / "data" / "vectors" / "v2"
+VECTORS = DATA / "vectors" / "v2"
 GAMES_PER_OPTION = int(os.environ.get("CUCKOO_BATCH_GAMES", "16"))
 """Games per option set in the differential test (56 sets, 896 games; see the soak script)."""
 
@@ -360,7 +359,7 @@ warnings.simplefilter("error")
 import numba
 assert numba.config.DISABLE_JIT
 import cuckoo_rules as cr
-from tests.test_batch import play_alongside, mixed_options, SEATINGS
+from tests.simulation.test_batch import play_alongside, mixed_options, SEATINGS
 from cuckoo_rules.batch import BatchGame
 from cuckoo_rules.bots import derive_seed, make_bot
 from cuckoo_rules.match import Match

@@ -25,8 +25,7 @@ from cuckoo_rules.bots.ratings import (
     pairwise_results,
     rated_games,
 )
-
-from .conftest import ROOT, load_module
+from tests.conftest import ROOT, load_module
 
 
 def elo_gap(strength_ratio: float) -> float:

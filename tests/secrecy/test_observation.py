@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import cuckoo_rules as cr
 from cuckoo_rules.preview import captured_by
 from tests.games import random_game
-from tests.test_views import perturb, reachable_states, sample_states, viewers
+from tests.secrecy.test_views import perturb, reachable_states, sample_states, viewers
 
 PHASES = [cr.Phase.LAY, cr.Phase.DRAW, cr.Phase.FLOCK, cr.Phase.GAME_OVER]
 

@@ -33,8 +33,8 @@ from cuckoo_rules.web import create_app
 from cuckoo_rules.web.bots import ThreadBotRunner
 from tests import postgres
 from tests.documents import all_keys
+from tests.frontends.test_web_api import SECRET_KEYS, bearer, local_client
 from tests.servers import serve
-from tests.test_web_api import SECRET_KEYS, bearer, local_client
 
 TIMEOUT = 30.0
 JSON = {"Content-Type": "application/json"}

@@ -31,7 +31,7 @@ from cuckoo_rules.web.lobby import FINISHED_KEPT, Lobby
 from cuckoo_rules.web.parsing import parse_new_table
 from cuckoo_rules.web.stores.sqlite import SQLiteStore
 from cuckoo_rules.web.table import Table
-from tests.test_web_api import (
+from tests.frontends.test_web_api import (
     bearer,
     create,
     local_client,

@@ -43,8 +43,8 @@ from cuckoo_rules.records import (
 from tests.conftest import DATA
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
+from tests.formats.test_codec import as_version_1
 from tests.games import random_game
-from tests.test_codec import as_version_1
 
 Doc = dict[str, Any]
 

@@ -21,7 +21,7 @@ import numpy as np
 
 import cuckoo_rules as cr
 from cuckoo_rules.batch import options_array, state_row
-from cuckoo_rules.batch._kernels import WIDTH, determinize_rows, scratch, search_rollouts
+from cuckoo_rules.batch.search import WIDTH, determinize_rows, scratch, search_rollouts
 from cuckoo_rules.bots import BotSpecError, GreedyBot, make_bot, play_game
 from cuckoo_rules.bots.expert import (
     DEFAULT_SIMULATIONS,
@@ -35,8 +35,7 @@ from cuckoo_rules.bots.expert import (
 from cuckoo_rules.bots.ismcts import _evaluate
 from cuckoo_rules.match import BotError, Match
 from cuckoo_rules.outcome import winner_shares
-
-from .games import random_game
+from tests.games import random_game
 
 
 def mid_game(players: int, seed: int, steps: int = 25) -> cr.GameState:

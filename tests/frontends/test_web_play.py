@@ -3,7 +3,7 @@ languages, and the bots playing in the background (never in the request's way).
 
 In process (Starlette's test client, the lifespan running); every table document an
 answer gives is checked against the truth rebuilt from the SQLite file
-(:func:`tests.test_web_api.check_answer`). The push stream is tested against the real
+(:func:`tests.frontends.test_web_api.check_answer`). The push stream is tested against the real
 server process in ``test_web_stream.py``.
 """
 
@@ -28,7 +28,7 @@ from cuckoo_rules import narration
 from cuckoo_rules.narration import describe_event, seat_name
 from cuckoo_rules.web.bots import BotJob, Decision, ThreadBotRunner
 from cuckoo_rules.web.parsing import MAX_NAME_LENGTH
-from tests.test_web_api import (
+from tests.frontends.test_web_api import (
     BIG_SEED,
     bearer,
     check_answer,

@@ -22,8 +22,8 @@ from tests import builders
 from tests.documents import all_keys
 from tests.documents import delete_at as _delete
 from tests.documents import set_at as _set
+from tests.formats.test_codec import as_version_1
 from tests.strategies import OPTIONS
-from tests.test_codec import as_version_1
 
 Doc = dict[str, Any]
 Observer = Callable[[cr.GameState, int | None], cr.PlayerView]

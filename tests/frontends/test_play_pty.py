@@ -23,8 +23,7 @@ import pytest
 import cuckoo_rules as cr
 from cuckoo_rules.narration import PHRASES, phrase
 from tests.conftest import DATA
-
-from .test_terminal import english_words
+from tests.frontends.test_terminal import english_words
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 

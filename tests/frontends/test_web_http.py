@@ -52,8 +52,8 @@ from cuckoo_rules.web.guard import (
     AllowedHosts,
     HttpGuard,
 )
+from tests.frontends.test_web_api import wait_for_people
 from tests.servers import serve
-from tests.test_web_api import wait_for_people
 
 LOCAL = "http://127.0.0.1"  # a host the server answers to (loopback only, by default)
 JSON_BODY = {"Content-Type": "application/json"}

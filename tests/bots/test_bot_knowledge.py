@@ -2,7 +2,7 @@
 
 The bot is given its seat's :class:`~cuckoo_rules.Knowledge` explicitly
 (``choose(view, knowledge)``) or follows it itself through the ``inform`` hook of the
-bot protocol; what each driver informs bots of is tested in ``test_match.py``.
+bot protocol; what each driver informs bots of is tested in ``tests/play/test_match.py``.
 """
 
 from __future__ import annotations

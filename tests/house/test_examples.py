@@ -28,9 +28,8 @@ import pytest
 
 import cuckoo_rules as cr
 from cuckoo_rules.bots import RandomBot, play_game
-
-from .conftest import ROOT, load_module
-from .games import random_game, random_steps
+from tests.conftest import ROOT, load_module
+from tests.games import random_game, random_steps
 
 EXAMPLES = ROOT / "examples"
 DOCS = ROOT / "docs"

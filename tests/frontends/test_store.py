@@ -31,8 +31,7 @@ from cuckoo_rules.actions import Action
 from cuckoo_rules.web.errors import MoveTaken, StorageError, StorageUnavailable, StoreInUse
 from cuckoo_rules.web.stores.base import LobbyEntry, SeatState, Store, StoredTable, TableSetup
 from cuckoo_rules.web.stores.sqlite import SCHEMA_VERSION, SQLiteStore
-
-from . import postgres
+from tests import postgres
 
 ACTIONS: tuple[Action, ...] = (
     Lay(Species.PARROT, 0, Side.LEFT),

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import grimp
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT
+
 UPPER_LAYERS = ("batch", "bots", "envs", "web", "terminal", "cli")
 
 

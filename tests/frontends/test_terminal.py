@@ -29,8 +29,7 @@ from cuckoo_rules.terminal import (
     render_view,
     visible_width,
 )
-
-from .conftest import HintSpy
+from tests.conftest import HintSpy
 
 START_2P_SEED_7 = """\
 Round 1 · turn 1 · you to lay · draw pile 78 · discard pile 2

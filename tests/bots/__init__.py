@@ -1,0 +1,1 @@
+"""Tests of the bots: bot specifications, the bots, tournaments and ratings."""

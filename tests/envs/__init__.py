@@ -1,0 +1,1 @@
+"""Tests of the environments for learning: Gymnasium, PettingZoo, OpenSpiel, the vector env."""

@@ -1,0 +1,1 @@
+"""Tests of the front ends: the command line, the terminal game, the web server and client."""

@@ -1,0 +1,1 @@
+"""Tests of the whole house: layers, house rules, determinism, examples, golden and old files."""

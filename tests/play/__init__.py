@@ -1,0 +1,1 @@
+"""Tests of play: matches, narration and the phrase tables."""

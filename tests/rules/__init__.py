@@ -1,0 +1,1 @@
+"""Tests of the rules: the engine, preview, events and decisions."""

@@ -1,0 +1,1 @@
+"""Tests of secrecy: player views, knowledge, observations and determinization."""

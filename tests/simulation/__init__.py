@@ -1,0 +1,1 @@
+"""Tests of the batch simulator (cuckoo_rules.batch)."""
