@@ -239,8 +239,8 @@ def cpu_seconds(pid: int) -> float | None:
 
 def check_stored(db: Path | str, ids: list[str]) -> list[str]:
     """Replay every stored table; return the problems (a game not over, a table missing)."""
-    from cuckoo_rules.web.store import open_store
-    from cuckoo_rules.web.tables import Table
+    from cuckoo_rules.web.stores import open_store
+    from cuckoo_rules.web.table import Table
 
     store = open_store(db)
     try:

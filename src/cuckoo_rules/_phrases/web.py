@@ -1,13 +1,14 @@
 """The browser client's phrases (keys starting with ``web.``), in every language.
 
-``static/app.js`` shows no text of its own: it reads these templates from
-``GET /api/phrases/<lang>`` (with the narration's, for the bird names and lists) and
-fills their ``{name}`` fields. A counted phrase is stored per plural category
-(``key#one``, ``key#other``; Russian ``key#one``, ``key#few``, ``key#many``), the
-categories of JavaScript's ``Intl.PluralRules``. The rule variants' words
-(``web.option.<name>``, ``web.option.<name>.help``, ``web.choice.<name>.<value>``) are
-in English those of :func:`cuckoo_rules.options.option_info`, which a test checks.
-Row numbers are those of the narration (from 0).
+The client (``static/app.js`` and the ES modules of ``static/js/`` it imports) shows no
+text of its own: it reads these templates from ``GET /api/phrases/<lang>`` (with the
+narration's, for the bird names and lists) and fills their ``{name}`` fields. A counted
+phrase is stored per plural category (``key#one``, ``key#other``; Russian ``key#one``,
+``key#few``, ``key#many``), the categories of JavaScript's ``Intl.PluralRules``. The
+rule variants' words (``web.option.<name>``, ``web.option.<name>.help``,
+``web.choice.<name>.<value>``) are in English those of
+:func:`cuckoo_rules.options.option_info`, which a test checks. Row numbers are those of
+the narration (from 0).
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from .parser import (
     add_seed_argument,
     checked_options,
     describe_options,
+    option_flags,
     seed_from_args,
 )
 
@@ -94,16 +95,7 @@ def replay_command(options: GameOptions, seed: int, language: str = "en") -> str
     words = [PROG, "demo", "--players", str(options.num_players), "--seed", str(seed)]
     if language != "en":
         words += ["--lang", language]
-    for name, value in options.to_json().items():
-        default = getattr(DEFAULTS, name)
-        if name == "num_players" or value == default:
-            continue
-        flag = "--" + name.replace("_", "-")
-        if isinstance(value, bool):
-            words.append(flag if value else flag.replace("--", "--no-", 1))
-        else:
-            words += [flag, str(value)]
-    return " ".join(words)
+    return " ".join([*words, *option_flags(options)])
 
 
 def play_random_game(

@@ -3,7 +3,9 @@
 Every command module declares its arguments with an ``add_command(commands)`` function
 that builds on these (``--players``, ``--seed``, ``--lang``, ``--no-color`` and one flag
 per rule variant, made from :func:`cuckoo_rules.options.option_info`) and reads them
-back with :func:`checked_options`, :func:`seed_from_args` and :func:`console_from_args`.
+back with :func:`checked_options`, :func:`seed_from_args`, :func:`bot_specs_from_args`,
+:func:`check_seat` and :func:`console_from_args`; :func:`option_flags` writes options
+back as flags, and :func:`command_failed` reports a failure the way every command does.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .. import terminal
+from .. import bots, terminal
 from ..errors import InvalidOptionsError
 from ..narration import LANGUAGES
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions, OptionInfo, option_info
@@ -31,9 +33,13 @@ __all__ = [
     "add_option_arguments",
     "add_players_argument",
     "add_seed_argument",
+    "bot_specs_from_args",
+    "check_seat",
     "checked_options",
+    "command_failed",
     "console_from_args",
     "describe_options",
+    "option_flags",
     "options_from_args",
     "seed_from_args",
 ]
@@ -106,6 +112,11 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+def _switch(name: str, value: bool) -> str:
+    """The flag that sets a yes-or-no option to ``value``: ``--name``, or ``--no-name``."""
+    return _flag(name) if value else _flag(name).replace("--", "--no-", 1)
+
+
 def _help_text(text: str) -> str:
     """``text`` made safe for argparse's ``%`` formatting of help strings."""
     return text.replace("%", "%%")
@@ -124,9 +135,8 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
         default = info.default
         if type(default) is bool:
             (other,) = (choice for choice in info.choices if choice.value is not default)
-            flag = _flag(info.name).replace("--", "--no-", 1) if default else _flag(info.name)
             group.add_argument(
-                flag,
+                _switch(info.name, not default),
                 dest=info.name,
                 action="store_false" if default else "store_true",
                 help=_help_text(f"{info.description} With this flag: {other.text}."),
@@ -140,6 +150,33 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
             default=default,
             help=_help_text(f"{info.description} {values}. Default: {default}."),
         )
+
+
+def _changed_options(options: GameOptions) -> list[tuple[str, object]]:
+    """The rule variants of ``options`` that differ from the defaults, as JSON values."""
+    return [
+        (name, value)
+        for name, value in options.to_json().items()
+        if name != "num_players" and value != getattr(DEFAULTS, name)
+    ]
+
+
+def option_flags(options: GameOptions) -> list[str]:
+    """The words of the flags (:func:`add_option_arguments`) that give ``options``' variants.
+
+    Only the variants that differ from the defaults are given; ``--players`` is not.
+
+    Example:
+        >>> option_flags(GameOptions(num_players=2, initial_row_length=4, always_prompt_flock=True))
+        ['--initial-row-length', '4', '--always-prompt-flock']
+    """
+    words: list[str] = []
+    for name, value in _changed_options(options):
+        if isinstance(value, bool):
+            words.append(_switch(name, value))
+        else:
+            words += [_flag(name), str(value)]
+    return words
 
 
 def options_from_args(args: argparse.Namespace) -> GameOptions:
@@ -177,6 +214,30 @@ def seed_from_args(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     return chosen
 
 
+def bot_specs_from_args(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[bots.BotSpec, ...]:
+    """The bot specs of ``--bots``; one that does not parse is a usage error."""
+    try:
+        return bots.parse_bot_specs(args.bots)
+    except bots.BotSpecError as error:
+        parser.error(f"argument --bots: {error}")
+
+
+def check_seat(parser: argparse.ArgumentParser, seat: int, players: int) -> None:
+    """A usage error unless ``seat`` (of ``--seat``) is a seat of ``players`` players."""
+    if not 0 <= seat < players:
+        parser.error(
+            f"argument --seat: {seat} is not a seat of {players} players (0 to {players - 1})"
+        )
+
+
+def command_failed(command: str, message: object, status: int = 1) -> int:
+    """Print ``cuckoo-rules COMMAND: MESSAGE`` on stderr and return the exit ``status``."""
+    print(f"{PROG} {command}: {message}", file=sys.stderr)
+    return status
+
+
 def describe_options(options: GameOptions, standard: str = "standard rules") -> str:
     """The options that differ from the rules' defaults as ``name=value``, or ``standard``.
 
@@ -186,8 +247,7 @@ def describe_options(options: GameOptions, standard: str = "standard rules") -> 
     """
     changed = [
         f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-        for name, value in options.to_json().items()
-        if name != "num_players" and value != getattr(DEFAULTS, name)
+        for name, value in _changed_options(options)
     ]
     return ", ".join(changed) if changed else standard
 

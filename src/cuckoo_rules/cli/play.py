@@ -10,7 +10,7 @@ environment) and, for ``--resume``, reads the seats and bots from the record
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Callable, Sequence
 
 from .. import bots, terminal
 from ..errors import DecodeError
@@ -25,7 +25,10 @@ from .parser import (
     add_option_arguments,
     add_players_argument,
     add_seed_argument,
+    bot_specs_from_args,
+    check_seat,
     checked_options,
+    command_failed,
     console_from_args,
     seed_from_args,
 )
@@ -107,12 +110,8 @@ def _play_specs(
     ``--bots`` gives one spec per opponent in seat order, or one spec for all of them.
     """
     seat: int = args.seat
-    if not 0 <= seat < n:
-        parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
-    try:
-        specs: list[bots.BotSpec | None] = list(bots.parse_bot_specs(args.bots))
-    except bots.BotSpecError as error:
-        parser.error(f"argument --bots: {error}")
+    check_seat(parser, seat, n)
+    specs: list[bots.BotSpec | None] = list(bot_specs_from_args(args, parser))
     if len(specs) == 1:
         specs *= n - 1
     if len(specs) != n - 1:
@@ -132,21 +131,16 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seed = seed_from_args(args, parser)
     options = checked_options(args, parser)
     specs = _play_specs(args, parser, options.num_players)
-    players = [
-        None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
-        for seat, spec in enumerate(specs)
-    ]
+    players = _players(specs, seed)
     names = [terminal.HUMAN if spec is None else spec.text for spec in specs]
     console = console_from_args(args)
     print(_say("started", args.lang, seed=seed, seat=args.seat))
-    try:
-        terminal.play_interactive(
+    return _interruptible(
+        args.lang,
+        lambda: terminal.play_interactive(
             options, seed, args.seat, players, console, names=names, save=args.save
-        )
-    except KeyboardInterrupt:
-        print("\n" + _say("interrupted", args.lang))
-        return 130
-    return 0
+        ),
+    )
 
 
 def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -162,9 +156,7 @@ def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(_say("error.resume_options", language, flags=", ".join(given)))
 
     def fail(key: str, error: object = "") -> int:
-        message = _say(key, language, path=path, error=error, detail=error)
-        print(f"{PROG} play: {message}", file=sys.stderr)
-        return 1
+        return command_failed("play", _say(key, language, path=path, error=error, detail=error))
 
     try:
         with open(path, encoding="utf-8") as source:
@@ -178,16 +170,14 @@ def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         seat, specs = terminal.resume_seats(record)
     except terminal.ResumeError as error:
         return fail("error.resume_seats", error)
-    players = [
-        None if spec is None else spec.build(bots.derive_seed(record.seed, 1, k))
-        for k, spec in enumerate(specs)
-    ]
+    players = _players(specs, record.seed)
     names = list(record.metadata.players or ())
     print(
         _say("resumed", language, path=path, move=len(record.actions), seed=record.seed, seat=seat)
     )
-    try:
-        terminal.play_interactive(
+    return _interruptible(
+        language,
+        lambda: terminal.play_interactive(
             record.options,
             record.seed,
             seat,
@@ -196,7 +186,22 @@ def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             names=names,
             save=path if args.save is None else args.save,
             resume=record,
-        )
+        ),
+    )
+
+
+def _players(specs: Sequence[bots.BotSpec | None], seed: int) -> list[bots.Bot | None]:
+    """The bot of each seat (``None`` at the human's), seat ``k``'s seeded ``(seed, 1, k)``."""
+    return [
+        None if spec is None else spec.build(bots.derive_seed(seed, 1, seat))
+        for seat, spec in enumerate(specs)
+    ]
+
+
+def _interruptible(language: str, play: Callable[[], object]) -> int:
+    """Run ``play``, the game in the terminal: 0, or 130 when Ctrl-C leaves it."""
+    try:
+        play()
     except KeyboardInterrupt:
         print("\n" + _say("interrupted", language))
         return 130

@@ -6,13 +6,20 @@ The loop is the terminal's (:func:`cuckoo_rules.terminal.replay_interactive`).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .. import terminal
 from ..errors import DecodeError
 from ..narration import phrase
 from ..records import RecordError, load_record
-from .parser import PROG, Commands, add_lang_argument, add_no_color_argument, console_from_args
+from .parser import (
+    PROG,
+    Commands,
+    add_lang_argument,
+    add_no_color_argument,
+    check_seat,
+    command_failed,
+    console_from_args,
+)
 
 __all__ = ["add_command"]
 
@@ -47,17 +54,14 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             record = load_record(source)
     except (OSError, DecodeError) as error:
         message = phrase("terminal.error.read", language, path=args.record, error=error)
-        print(f"{PROG} replay: {message}", file=sys.stderr)
-        return 1
+        return command_failed("replay", message)
     seat: int | None = args.seat
-    n = record.options.num_players
-    if seat is not None and not 0 <= seat < n:
-        parser.error(f"argument --seat: {seat} is not a seat of {n} players (0 to {n - 1})")
+    if seat is not None:
+        check_seat(parser, seat, record.options.num_players)
     try:
         terminal.replay_interactive(record, seat, console_from_args(args))
     except RecordError as error:
-        print(f"{PROG} replay: {error}", file=sys.stderr)
-        return 1
+        return command_failed("replay", error)
     except KeyboardInterrupt:
         print()
         return 130

@@ -8,10 +8,9 @@ uvicorn.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from .parser import PROG, Commands
+from .parser import PROG, Commands, command_failed
 
 __all__ = ["add_command"]
 
@@ -123,13 +122,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         import uvicorn
 
         from ..web import create_app
+        from ..web.errors import StorageError
         from ..web.guard import LOOPBACK_HOSTS, AllowedHosts
-        from ..web.store import StorageError
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn", "sse_starlette"):
             raise
-        print(f"{PROG} serve: {_WEB_EXTRA_HINT}", file=sys.stderr)
-        return 2
+        return command_failed("serve", _WEB_EXTRA_HINT, 2)
     allowed_hosts = (*LOOPBACK_HOSTS, *args.allow_host)
     shown_db = _without_password(args.db)
     try:
@@ -151,8 +149,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             sock.close()
             raise
     except OSError as error:
-        print(f"{PROG} serve: cannot listen on {args.host} port {port}: {error}", file=sys.stderr)
-        return 1
+        return command_failed("serve", f"cannot listen on {args.host} port {port}: {error}")
     with sock:
         try:
             limits: dict[str, Any] = {
@@ -170,14 +167,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             app = create_app(
                 args.db, allowed_hosts=allowed_hosts, bot_workers=args.bot_workers, **limits
             )
+        except (OSError, sqlite3.Error, StorageError) as error:
+            return command_failed("serve", f"cannot use the database {shown_db}: {error}")
         except ValueError as error:
-            if isinstance(error, StorageError):
-                print(f"{PROG} serve: cannot use the database {shown_db}: {error}", file=sys.stderr)
-                return 1
             parser.error(str(error))
-        except (OSError, sqlite3.Error) as error:
-            print(f"{PROG} serve: cannot use the database {shown_db}: {error}", file=sys.stderr)
-            return 1
         host, real_port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(f"{PROG} serving on http://{shown}:{real_port}/ (database {shown_db})", flush=True)

@@ -16,7 +16,9 @@ from .parser import (
     add_option_arguments,
     add_players_argument,
     add_seed_argument,
+    bot_specs_from_args,
     checked_options,
+    command_failed,
     describe_options,
     seed_from_args,
 )
@@ -89,10 +91,7 @@ def add_command(commands: Commands) -> None:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play a tournament, print its table and write its JSON; bad arguments are usage errors."""
     options = checked_options(args, parser)
-    try:
-        specs = bots.parse_bot_specs(args.bots)
-    except bots.BotSpecError as error:
-        parser.error(f"argument --bots: {error}")
+    specs = bot_specs_from_args(args, parser)
     if len(specs) != options.num_players:
         parser.error(
             f"argument --bots: {len(specs)} bots for {options.num_players} players "
@@ -125,8 +124,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 json.dump(result.to_json(), out, indent=2)
                 out.write("\n")
         except OSError as error:
-            print(f"{PROG} tournament: cannot write {json_path}: {error}", file=sys.stderr)
-            return 1
+            return command_failed("tournament", f"cannot write {json_path}: {error}")
         print(f"Results written to {json_path}")
     return 0
 

@@ -6,7 +6,7 @@ round or the game (redacted again for the seat), in lines of 80 columns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..board import NAME_WIDTH, WIDTH, counts_label, fit, screen_names, seat_label, wrap
 from ..board import terminal_phrase as _text
@@ -31,6 +31,32 @@ def _progress_text(counts: Counts, language: str) -> str:
     )
 
 
+def _title(text: str) -> str:
+    """A summary's first line: ``== text ====...``, as wide as the screen."""
+    return fit(f"== {text} ".ljust(WIDTH, "="))
+
+
+def _seat_lines(
+    texts: Mapping[int, str],
+    viewer: int | None,
+    names: Sequence[str] | None,
+    language: str,
+    mark: Sequence[int] = (),
+) -> list[str]:
+    """A line per seat, in the order of ``texts``: a star if in ``mark``, the name, the text.
+
+    The names are a column as wide as the longest; a long text wraps below its start.
+    """
+    who = {seat: seat_label(seat, viewer, names, language)[:NAME_WIDTH] for seat in texts}
+    width = max(len(name) for name in who.values())
+    lines = []
+    for seat, text in texts.items():
+        star = "★ " if seat in mark else "  "
+        line = f"{star}{who[seat]:<{width}}  {text}"
+        lines += [fit(part) for part in wrap(line, indent=" " * (width + 4))]
+    return lines
+
+
 def _collection_lines(
     view: PlayerView,
     order: Sequence[int],
@@ -39,19 +65,13 @@ def _collection_lines(
     language: str,
     mark: Sequence[int] = (),
 ) -> list[str]:
-    who = {seat: seat_label(seat, view.viewer, names, language)[:NAME_WIDTH] for seat in order}
-    width = max(len(name) for name in who.values())
-    lines = []
+    texts = {}
     for seat in order:
         counts = view.collections[seat]
-        star = "★ " if seat in mark else "  "
         cards = _text("cards", language, count=sum(counts))
-        line = (
-            f"{star}{who[seat]:<{width}}  {_progress_text(counts, language)}, "
-            f"{cards}: {counts_label(counts, color, language)}"
-        )
-        lines += [fit(part) for part in wrap(line, indent=" " * (width + 4))]
-    return lines
+        progress = _progress_text(counts, language)
+        texts[seat] = f"{progress}, {cards}: {counts_label(counts, color, language)}"
+    return _seat_lines(texts, view.viewer, names, language, mark)
 
 
 def round_summary(
@@ -85,7 +105,7 @@ def round_summary(
     ended = next((e for e in seen if isinstance(e, RoundEnded)), None)
     if ended is None:
         raise ValueError("events: no RoundEnded among them: no round ended")
-    lines = [fit(f"== {_text('round_over', language, round=ended.round)} ".ljust(WIDTH, "="))]
+    lines = [_title(_text("round_over", language, round=ended.round))]
     if ended.player == viewer:
         lines.append(_text("round_ender_you", language))
     else:
@@ -93,7 +113,7 @@ def round_summary(
         lines.append(_text("round_ender", language, player=who))
     lines.append(_text("discarded", language))
     n = len(ended.hand_sizes)
-    width = max(len(seat_label(s, viewer, names, language)[:NAME_WIDTH]) for s in range(n))
+    discards = {}
     for seat in range(n):
         size, hand, known = ended.hand_sizes[seat], ended.hands[seat], ended.known_hands[seat]
         if not size:
@@ -106,10 +126,8 @@ def round_summary(
             text = _text("discard.partly", language, count=size, cards=cards)
         else:
             text = _text("discard.unseen", language, count=size)
-        name = seat_label(seat, viewer, names, language)[:NAME_WIDTH]
-        lines += [
-            fit(part) for part in wrap(f"  {name:<{width}}  {text}", indent=" " * (width + 4))
-        ]
+        discards[seat] = text
+    lines += _seat_lines(discards, viewer, names, language)
     lines.append(_text("collections", language))
     lines += _collection_lines(view, range(n), names, color, language)
     dealt = next((e for e in seen if isinstance(e, Dealt)), None)
@@ -160,7 +178,7 @@ def game_over_summary(
         (e for e in visible_events(events, viewer) if isinstance(e, GameOver)),
         GameOver(outcome.winners, outcome.reason),
     )
-    lines = [fit(f"== {_text('game_over', language)} ".ljust(WIDTH, "="))]
+    lines = [_title(_text("game_over", language))]
     lines += wrap(describe_event(over, viewer, names=screen_names(names), language=language) or "")
     lines.append(_text("standings", language))
     n = view.num_players

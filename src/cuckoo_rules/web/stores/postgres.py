@@ -59,14 +59,16 @@ from .base import (
     TableSetup,
 )
 from .rows import (
+    SEAT_COLUMNS,
     TABLE_COLUMNS,
+    check_move_index,
+    claimed_column,
     claimed_text,
     decode_actions,
-    decode_claimed,
     decode_seat_state,
-    decode_seats,
     decode_table,
-    joined_row,
+    decode_tables,
+    join_columns,
     lobby_entries,
     setup_row,
 )
@@ -128,6 +130,8 @@ class PostgresStore(Store):
     to ``timeout`` and ``application_name`` to ``cuckoo-rules``, and ``lock_timeout``
     is ``timeout`` too: a call that waits longer for a lock (the row of a table that a
     stuck transaction holds) raises :class:`~cuckoo_rules.web.errors.StorageUnavailable`.
+    Every method raises it, a read too, when the server cannot be reached; a write then
+    stores nothing.
 
     Args:
         url: A ``postgresql://`` URL (or a libpq ``key=value`` connection string).
@@ -241,17 +245,7 @@ class PostgresStore(Store):
         self._pool.close()
 
     def add_table(self, setup: TableSetup, updated: float, claimed: Sequence[int] = ()) -> None:
-        """Store a new table (status ``"open"``, created at ``updated``) and commit.
-
-        Args:
-            setup: The table's setup.
-            updated: The time of its creation (Unix time).
-            claimed: The human seats claimed from the start (the creator's).
-
-        Raises:
-            StorageError: If a table with this id exists.
-            StorageUnavailable: If the database cannot take the write (nothing stored).
-        """
+        """As :meth:`Store.add_table`."""
         with self._connection() as conn:
             self._insert(conn, setup, updated, claimed)
 
@@ -274,55 +268,30 @@ class PostgresStore(Store):
 
     @staticmethod
     def _locked_seats(conn: psycopg.Connection[tuple[Any, ...]], table_id: str) -> tuple[Any, ...]:
-        """Lock a table's row; its seats, token hashes, names, claims and rematch."""
+        """Lock a table's row; its columns ``SEAT_COLUMNS``."""
         row = conn.execute(
-            "SELECT seats, token_hashes, names, claimed, rematch FROM tables "
-            "WHERE id = %s FOR UPDATE",
-            (table_id,),
+            f"SELECT {SEAT_COLUMNS} FROM tables WHERE id = %s FOR UPDATE", (table_id,)
         ).fetchone()
         if row is None:
             raise StorageError(f"no table {table_id!r}")
         return tuple(row)
 
     def claim_seat(self, table_id: str, seat: int) -> bool:
-        """Record that a human seat is claimed (its token was used), notify, and commit.
-
-        Returns:
-            Whether it was claimed now: ``False`` if it was already (nothing changed).
-
-        Raises:
-            StorageError: If there is no such table.
-            StorageUnavailable: If the database cannot take the write (nothing stored).
-        """
+        """As :meth:`Store.claim_seat`, and notify the listeners (``<table_id>:seats``)."""
         with self._connection() as conn, conn.transaction():
-            seats, _, _, claimed, _ = self._locked_seats(conn, table_id)
-            taken = decode_claimed(claimed, decode_seats(seats))
-            if seat in taken:
+            claimed = claimed_column(self._locked_seats(conn, table_id), seat)
+            if claimed is None:
                 return False
-            conn.execute(
-                "UPDATE tables SET claimed = %s WHERE id = %s",
-                (claimed_text((*taken, seat)), table_id),
-            )
+            conn.execute("UPDATE tables SET claimed = %s WHERE id = %s", (claimed, table_id))
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
             return True
 
     def join_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give a free human seat to someone new (new token hash and name), notify, commit.
-
-        Returns:
-            Whether the seat was joined: ``False`` if it was claimed already.
-
-        Raises:
-            StorageError: If there is no such table.
-            StorageUnavailable: If the database cannot take the write (nothing stored).
-        """
+        """As :meth:`Store.join_seat`, and notify the listeners (``<table_id>:seats``)."""
         with self._connection() as conn, conn.transaction():
-            seats, hashes, names, claimed, _ = self._locked_seats(conn, table_id)
-            kinds = decode_seats(seats)
-            taken = decode_claimed(claimed, kinds)
-            if seat in taken:
+            row = join_columns(self._locked_seats(conn, table_id), seat, token_hash, name)
+            if row is None:
                 return False
-            row = joined_row(kinds, hashes, names, taken, seat, token_hash, name)
             conn.execute(
                 "UPDATE tables SET token_hashes = %s, names = %s, claimed = %s WHERE id = %s",
                 (*row, table_id),
@@ -333,15 +302,7 @@ class PostgresStore(Store):
     def add_rematch(
         self, table_id: str, setup: TableSetup, updated: float, claimed: Sequence[int] = ()
     ) -> str:
-        """Store the table of a rematch of ``table_id`` once, notify, and commit.
-
-        Returns:
-            The id of the rematch: ``setup.id``, or the one another request stored first.
-
-        Raises:
-            StorageError: If there is no table ``table_id``, or one with the new id.
-            StorageUnavailable: If the database cannot take the write (nothing stored).
-        """
+        """As :meth:`Store.add_rematch`, and notify the listeners (``<table_id>:seats``)."""
         with self._connection() as conn, conn.transaction():
             rematch = self._locked_seats(conn, table_id)[4]
             if rematch is not None:
@@ -352,25 +313,12 @@ class PostgresStore(Store):
             return setup.id
 
     def seats(self, table_id: str) -> SeatState | None:
-        """Read who holds which seat of a table now; ``None`` if there is no such table.
-
-        Raises:
-            StorageError: If the row does not decode.
-            StorageUnavailable: If the database cannot be reached.
-        """
-        rows = self._read(
-            "SELECT seats, token_hashes, names, claimed, rematch FROM tables WHERE id = %s",
-            (table_id,),
-        )
+        """As :meth:`Store.seats`."""
+        rows = self._read(f"SELECT {SEAT_COLUMNS} FROM tables WHERE id = %s", (table_id,))
         return None if not rows else decode_seat_state(table_id, rows[0])
 
     def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
-        """The open lobby tables with a free human seat, newest first, at most ``limit``.
-
-        Raises:
-            StorageError: If a row does not decode.
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.lobby`."""
         rows = self._read(
             f"SELECT {TABLE_COLUMNS}, created FROM tables WHERE lobby AND status = 'open' "
             "ORDER BY created DESC, id"
@@ -380,46 +328,20 @@ class PostgresStore(Store):
     def add_action(
         self, table_id: str, index: int, action: Action, updated: float, note: str | None = None
     ) -> None:
-        """Store the action of move ``index`` of a table, notify the listeners, and commit.
+        """As :meth:`Store.add_action`, and notify the listeners.
 
         One transaction locks the table's row (``SELECT ... FOR UPDATE``, so the writers
         of one table, in every process, take turns), checks that ``index`` is the number
         of actions stored, inserts the action, sets the table's ``updated`` and sends
         ``NOTIFY cuckoo_moves, '<table_id>:<index>'`` (delivered at the commit).
-
-        Args:
-            table_id: The table.
-            index: The move number, from 0: the number of actions stored before it.
-            action: The action.
-            updated: The time of the move (Unix time), kept as the table's last activity.
-            note: Why a stand-in played it (a bot that failed), or ``None``.
-
-        Raises:
-            MoveTaken: If the table has an action of this index already.
-            StorageError: If there is no such table, or ``index`` is beyond the number of
-                actions stored (a gap).
-            StorageUnavailable: If the database cannot take the write (nothing stored).
         """
         with self._connection() as conn, conn.transaction():
-            if (
-                conn.execute(
-                    "SELECT 1 FROM tables WHERE id = %s FOR UPDATE", (table_id,)
-                ).fetchone()
-                is None
-            ):
-                raise StorageError(f"no table {table_id!r}")
+            self._locked_seats(conn, table_id)
             row = conn.execute(
                 "SELECT count(*) FROM actions WHERE table_id = %s", (table_id,)
             ).fetchone()
             assert row is not None
-            stored = int(row[0])
-            if index < stored:
-                raise MoveTaken(f"table {table_id!r}: move {index} is stored already")
-            if index > stored:
-                raise StorageError(
-                    f"table {table_id!r}: move {index} cannot be stored: the table has "
-                    f"{stored} actions, so the next is move {stored}"
-                )
+            check_move_index(table_id, index, int(row[0]))
             try:
                 conn.execute(
                     "INSERT INTO actions VALUES (%s, %s, %s, %s)",
@@ -431,11 +353,7 @@ class PostgresStore(Store):
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:{index}"))
 
     def set_status(self, table_id: str, status: Status) -> None:
-        """Record that a table's game is over or that it expired, and commit.
-
-        Raises:
-            StorageUnavailable: If the database cannot take the write (nothing stored).
-        """
+        """As :meth:`Store.set_status`."""
         with self._connection() as conn:
             conn.execute("UPDATE tables SET status = %s WHERE id = %s", (status, table_id))
 
@@ -444,12 +362,7 @@ class PostgresStore(Store):
             return conn.execute(sql, row).fetchall()
 
     def table(self, table_id: str) -> StoredTable | None:
-        """Read one table with its actions (one snapshot); ``None`` if there is none.
-
-        Raises:
-            StorageError: If a row does not decode (the message names the table).
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.table`, read in one snapshot."""
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             row = conn.execute(
@@ -464,12 +377,7 @@ class PostgresStore(Store):
         return decode_table(row, actions)
 
     def tables(self, status: Status | None = None) -> list[StoredTable]:
-        """Read the tables of a status (every table for ``None``), in creation order.
-
-        Raises:
-            StorageError: If a row does not decode (the message names the table).
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.tables`, read in one snapshot."""
         where, args = ("", ()) if status is None else (" WHERE status = %s", (status,))
         with self._connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -481,18 +389,10 @@ class PostgresStore(Store):
                 f"JOIN tables ON tables.id = a.table_id{where} ORDER BY 1, 2",
                 args,
             ).fetchall()
-        actions: dict[object, list[tuple[object, ...]]] = {}
-        for table_id, index, action, note in stored:
-            actions.setdefault(table_id, []).append((index, action, note))
-        return [decode_table(row, actions.get(row[0], [])) for row in rows]
+        return decode_tables(rows, stored)
 
     def actions(self, table_id: str, start: int) -> list[tuple[Action, str | None]]:
-        """Read a table's actions from move ``start`` on, each with its note.
-
-        Raises:
-            StorageError: If a row does not decode.
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.actions`."""
         rows = self._read(
             "SELECT idx, action, note FROM actions WHERE table_id = %s AND idx >= %s ORDER BY idx",
             (table_id, start),
@@ -500,11 +400,7 @@ class PostgresStore(Store):
         return list(decode_actions(rows, start))
 
     def count_open(self, client: str | None = None) -> int:
-        """The number of open tables, in all or created by ``client``.
-
-        Raises:
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.count_open`."""
         if client is None:
             rows = self._read("SELECT count(*) FROM tables WHERE status = 'open'")
         else:
@@ -514,11 +410,7 @@ class PostgresStore(Store):
         return int(rows[0][0])
 
     def idle_tables(self, before: float) -> list[str]:
-        """The ids of the open tables whose last activity was before ``before``.
-
-        Raises:
-            StorageUnavailable: If the database cannot be reached.
-        """
+        """As :meth:`Store.idle_tables`."""
         rows = self._read(
             "SELECT id FROM tables WHERE status = 'open' AND updated < %s ORDER BY updated, id",
             (before,),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StorageError
-from .rows import claimed_text, human_seats
+from .rows import upgrade_claims
 
 if TYPE_CHECKING:  # psycopg is the postgres extra, which the store checks for
     import psycopg
@@ -132,17 +132,13 @@ def _upgrade_from_1(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> No
     """Bring a database of version 1 to version 2 (in the caller's transaction)."""
     for statement in _UPGRADE_1:
         conn.execute(statement)
-    for table_id, seats in conn.execute("SELECT id, seats FROM tables").fetchall():
-        try:
-            claimed = human_seats(seats)
-        except StorageError as error:
-            raise StorageError(
-                f"{where}: table {table_id!r}: {error} (the database is left as it "
-                "was, at schema version 1)"
-            ) from None
-        conn.execute(
-            "UPDATE tables SET claimed = %s WHERE id = %s", (claimed_text(claimed), table_id)
-        )
+    claims = upgrade_claims(
+        conn.execute("SELECT id, seats FROM tables").fetchall(),
+        where,
+        "the database is left as it was, at schema version 1",
+    )
+    for claimed, table_id in claims:
+        conn.execute("UPDATE tables SET claimed = %s WHERE id = %s", (claimed, table_id))
     conn.execute(
         "UPDATE cuckoo_meta SET value = %s WHERE key = 'schema_version'",
         (str(SCHEMA_VERSION),),

@@ -2,8 +2,11 @@
 
 Both stores (:mod:`cuckoo_rules.web.stores.sqlite`, :mod:`cuckoo_rules.web.stores.postgres`)
 keep the same columns with the same meaning (see the SQLite file's schema), so they share
-the code that writes a setup as a row (:func:`setup_row`) and that reads rows back
-(:func:`decode_table`, :func:`decode_actions`, :func:`lobby_entries`...). Every JSON text
+the code that writes a setup as a row (:func:`setup_row`), that reads rows back
+(:func:`decode_table`, :func:`decode_tables`, :func:`decode_actions`,
+:func:`lobby_entries`...) and that decides what a write changes (:func:`claimed_column`,
+:func:`join_columns`, :func:`check_move_index`, :func:`upgrade_claims`); each store
+keeps only its SQL and its transactions. Every JSON text
 of a row is read as strictly as text from outside: a damaged row gives a
 :class:`~cuckoo_rules.web.errors.StorageError` naming the table, never a crash.
 """
@@ -19,22 +22,28 @@ from ...actions import Action
 from ...codec import decode_action, decode_options
 from ...errors import DecodeError
 from ...jsontext import loads
-from ..errors import StorageError
+from ..errors import MoveTaken, StorageError
 from .base import HUMAN, STATUSES, LobbyEntry, SeatState, StoredTable, TableSetup
 
 __all__ = [
+    "SEAT_COLUMNS",
     "TABLE_COLUMNS",
+    "check_move_index",
+    "claimed_column",
     "claimed_text",
     "decode_actions",
     "decode_claimed",
     "decode_seat_state",
     "decode_seats",
     "decode_table",
+    "decode_tables",
     "human_seats",
+    "join_columns",
     "joined_row",
     "lobby_entries",
     "now",
     "setup_row",
+    "upgrade_claims",
 ]
 
 TABLE_COLUMNS = (
@@ -42,6 +51,10 @@ TABLE_COLUMNS = (
     "lobby, status, updated, claimed, rematch"
 )
 """The columns of a table row, in the order the stores select them."""
+
+SEAT_COLUMNS = "seats, token_hashes, names, claimed, rematch"
+"""The columns of who holds which seat, in the order the stores select them (read by
+:func:`decode_seat_state`, :func:`claimed_column` and :func:`join_columns`)."""
 
 
 def setup_row(setup: TableSetup) -> tuple[object, ...]:
@@ -146,8 +159,90 @@ def joined_row(
     return json.dumps(token_hashes), json.dumps(given), claimed_text((*claimed, seat))
 
 
+def claimed_column(row: Sequence[object], seat: int) -> str | None:
+    """The ``claimed`` column after a claim of ``seat``; ``None`` if it is claimed already.
+
+    Args:
+        row: The table's columns :data:`SEAT_COLUMNS`.
+        seat: The seat claimed.
+
+    Raises:
+        StorageError: If a column does not decode.
+    """
+    seats, _, _, claimed, _ = row
+    taken = decode_claimed(claimed, decode_seats(seats))
+    return None if seat in taken else claimed_text((*taken, seat))
+
+
+def join_columns(
+    row: Sequence[object], seat: int, token_hash: str, name: str
+) -> tuple[str, str, str] | None:
+    """The columns of :func:`joined_row` after a join at ``seat``; ``None`` if it is claimed.
+
+    Args:
+        row: The table's columns :data:`SEAT_COLUMNS`.
+        seat: The seat joined.
+        token_hash: The new token's hash.
+        name: The name of the one who joins.
+
+    Raises:
+        StorageError: If a column does not decode, or ``seat`` is not a human seat.
+    """
+    seats, hashes, names, claimed, _ = row
+    kinds = decode_seats(seats)
+    taken = decode_claimed(claimed, kinds)
+    if seat in taken:
+        return None
+    return joined_row(kinds, hashes, names, taken, seat, token_hash, name)
+
+
+def check_move_index(table_id: str, index: int, stored: int) -> None:
+    """Check that move ``index`` is the next of a table that has ``stored`` actions.
+
+    Raises:
+        MoveTaken: If the move is stored already (``index < stored``).
+        StorageError: If it would leave a gap (``index > stored``).
+    """
+    if index < stored:
+        raise MoveTaken(f"table {table_id!r}: move {index} is stored already")
+    if index > stored:
+        raise StorageError(
+            f"table {table_id!r}: move {index} cannot be stored: the table has "
+            f"{stored} actions, so the next is move {stored}"
+        )
+
+
+def upgrade_claims(
+    rows: Iterable[Sequence[object]], where: str, left: str
+) -> list[tuple[str, str]]:
+    """The ``claimed`` column of tables stored before claims were kept: every human seat.
+
+    Every token of such a table was handed out, so each of its human seats is claimed.
+
+    Args:
+        rows: The ``(id, seats)`` columns of the tables.
+        where: The database, as messages name it.
+        left: What a failure leaves, for its message (``"the file is left as it was, at
+            schema version 3"``).
+
+    Returns:
+        ``(claimed, id)`` per table, the parameters of an ``UPDATE``.
+
+    Raises:
+        StorageError: If a table's seats do not decode; the message names the table.
+    """
+    updates = []
+    for table_id, seats in rows:
+        try:
+            claimed = human_seats(seats)
+        except StorageError as error:
+            raise StorageError(f"{where}: table {table_id!r}: {error} ({left})") from None
+        updates.append((claimed_text(claimed), str(table_id)))
+    return updates
+
+
 def decode_seat_state(table_id: object, row: Sequence[object]) -> SeatState:
-    """Decode ``(seats, token_hashes, names, claimed, rematch)`` columns.
+    """Decode the columns :data:`SEAT_COLUMNS`.
 
     Raises:
         StorageError: If a field does not decode; the message names the table.
@@ -234,6 +329,26 @@ def decode_table(row: Sequence[object], actions: Sequence[Sequence[object]]) -> 
         )
     except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
         raise StorageError(f"table {table_id!r}: {error}") from None
+
+
+def decode_tables(
+    rows: Sequence[Sequence[object]], actions: Iterable[Sequence[object]]
+) -> list[StoredTable]:
+    """Decode rows of ``TABLE_COLUMNS`` with their actions, in the order of ``rows``.
+
+    Args:
+        rows: The tables' rows.
+        actions: ``(table_id, idx, action, note)`` rows, in order of index within each
+            table; those of tables not in ``rows`` are passed over.
+
+    Raises:
+        StorageError: If a field does not decode; the message names the table.
+    """
+    by_table: dict[object, list[tuple[object, ...]]] = {row[0]: [] for row in rows}
+    for table_id, index, action, note in actions:
+        if table_id in by_table:
+            by_table[table_id].append((index, action, note))
+    return [decode_table(row, by_table[row[0]]) for row in rows]
 
 
 def decode_actions(

@@ -73,17 +73,19 @@ from ...jsontext import loads
 from ..errors import MoveTaken, StorageError, StorageUnavailable, StoreInUse
 from .base import LOBBY_LIMIT, LobbyEntry, SeatState, Status, Store, StoredTable, TableSetup
 from .rows import (
+    SEAT_COLUMNS,
     TABLE_COLUMNS,
+    check_move_index,
+    claimed_column,
     claimed_text,
     decode_actions,
-    decode_claimed,
     decode_seat_state,
-    decode_seats,
     decode_table,
-    human_seats,
-    joined_row,
+    decode_tables,
+    join_columns,
     lobby_entries,
     setup_row,
+    upgrade_claims,
 )
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
@@ -217,18 +219,12 @@ class SQLiteStore(Store):
                 db.execute("UPDATE tables SET updated = ?", (time.time(),))
             for column in _V4_COLUMNS:
                 db.execute(f"ALTER TABLE tables ADD COLUMN {column}")
-            # Every token of an older table was handed out: its human seats are claimed.
-            for table_id, seats in db.execute("SELECT id, seats FROM tables").fetchall():
-                try:
-                    claimed = human_seats(seats)
-                except StorageError as error:
-                    raise StorageError(
-                        f"{self.path}: table {table_id!r}: {error} (the file is left as it "
-                        f"was, at schema version {version})"
-                    ) from None
-                db.execute(
-                    "UPDATE tables SET claimed = ? WHERE id = ?", (json.dumps(claimed), table_id)
-                )
+            claims = upgrade_claims(
+                db.execute("SELECT id, seats FROM tables").fetchall(),
+                self.path,
+                f"the file is left as it was, at schema version {version}",
+            )
+            db.executemany("UPDATE tables SET claimed = ? WHERE id = ?", claims)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.commit()
         except BaseException:
@@ -279,9 +275,9 @@ class SQLiteStore(Store):
             raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
 
     def _seat_row(self, table_id: str) -> tuple[object, ...]:
-        """The seats, token hashes, names and claims of a table, in a transaction."""
+        """The columns ``SEAT_COLUMNS`` of a table, in the caller's transaction."""
         row = self._db.execute(
-            "SELECT seats, token_hashes, names, claimed FROM tables WHERE id = ?", (table_id,)
+            f"SELECT {SEAT_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         ).fetchone()
         if row is None:
             raise StorageError(f"no table {table_id!r}")
@@ -290,25 +286,18 @@ class SQLiteStore(Store):
     def claim_seat(self, table_id: str, seat: int) -> bool:
         """As :meth:`Store.claim_seat`."""
         with self._transaction():
-            seats, _, _, claimed = self._seat_row(table_id)
-            taken = decode_claimed(claimed, decode_seats(seats))
-            if seat in taken:
+            claimed = claimed_column(self._seat_row(table_id), seat)
+            if claimed is None:
                 return False
-            self._db.execute(
-                "UPDATE tables SET claimed = ? WHERE id = ?",
-                (claimed_text((*taken, seat)), table_id),
-            )
+            self._db.execute("UPDATE tables SET claimed = ? WHERE id = ?", (claimed, table_id))
             return True
 
     def join_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> bool:
         """As :meth:`Store.join_seat`."""
         with self._transaction():
-            seats, hashes, names, claimed = self._seat_row(table_id)
-            kinds = decode_seats(seats)
-            taken = decode_claimed(claimed, kinds)
-            if seat in taken:
+            row = join_columns(self._seat_row(table_id), seat, token_hash, name)
+            if row is None:
                 return False
-            row = joined_row(kinds, hashes, names, taken, seat, token_hash, name)
             self._db.execute(
                 "UPDATE tables SET token_hashes = ?, names = ?, claimed = ? WHERE id = ?",
                 (*row, table_id),
@@ -320,23 +309,16 @@ class SQLiteStore(Store):
     ) -> str:
         """As :meth:`Store.add_rematch`."""
         with self._transaction():
-            row = self._db.execute(
-                "SELECT rematch FROM tables WHERE id = ?", (table_id,)
-            ).fetchone()
-            if row is None:
-                raise StorageError(f"no table {table_id!r}")
-            if row[0] is not None:
-                return str(row[0])
+            rematch = self._seat_row(table_id)[4]
+            if rematch is not None:
+                return str(rematch)
             self._insert(setup, updated, claimed)
             self._db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (setup.id, table_id))
             return setup.id
 
     def seats(self, table_id: str) -> SeatState | None:
         """As :meth:`Store.seats`."""
-        rows = self._read(
-            "SELECT seats, token_hashes, names, claimed, rematch FROM tables WHERE id = ?",
-            (table_id,),
-        )
+        rows = self._read(f"SELECT {SEAT_COLUMNS} FROM tables WHERE id = ?", (table_id,))
         return None if not rows else decode_seat_state(table_id, rows[0])
 
     def lobby(self, limit: int = LOBBY_LIMIT) -> list[LobbyEntry]:
@@ -356,11 +338,7 @@ class SQLiteStore(Store):
                 (stored,) = self._db.execute(
                     "SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)
                 ).fetchone()
-                if index > stored:
-                    raise StorageError(
-                        f"table {table_id!r}: move {index} cannot be stored: the table "
-                        f"has {stored} actions, so the next is move {stored}"
-                    )
+                check_move_index(table_id, index, stored)
                 self._db.execute(
                     "INSERT INTO actions VALUES (?, ?, ?, ?)",
                     (table_id, index, json.dumps(encode_action(action)), note),
@@ -393,14 +371,8 @@ class SQLiteStore(Store):
         """As :meth:`Store.tables`."""
         where, args = ("", ()) if status is None else (" WHERE status = ?", (status,))
         rows = self._read(f"SELECT {TABLE_COLUMNS} FROM tables{where} ORDER BY created, id", args)
-        wanted = {row[0] for row in rows}
-        actions: dict[object, list[tuple[object, ...]]] = {}
-        for table_id, index, action, note in self._read(
-            "SELECT table_id, idx, action, note FROM actions ORDER BY 1, 2"
-        ):
-            if table_id in wanted:
-                actions.setdefault(table_id, []).append((index, action, note))
-        return [decode_table(row, actions.get(row[0], [])) for row in rows]
+        actions = self._read("SELECT table_id, idx, action, note FROM actions ORDER BY 1, 2")
+        return decode_tables(rows, actions)
 
     def actions(self, table_id: str, start: int) -> list[tuple[Action, str | None]]:
         """As :meth:`Store.actions`."""
