@@ -26,6 +26,7 @@ from .cards import NUM_SPECIES, Species
 from .state import Row
 
 __all__ = [
+    "DRAW_SIZE",
     "END_TURN",
     "FLOCK_CHECK",
     "HAND_SIZE",
@@ -42,6 +43,10 @@ __all__ = [
 
 HAND_SIZE = 8
 """Cards dealt to each player at the start of a round (rules §2.4)."""
+
+DRAW_SIZE = 2
+"""Cards the optional draw takes from the top of the draw pile (rules §3.1); fewer when
+both piles run out."""
 
 FLOCK_CHECK = 0
 """What follows a lay: the flock check (a flock phase if one is possible, else the turn ends)."""

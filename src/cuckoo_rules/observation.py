@@ -59,6 +59,7 @@ from .state import EMPTY_COUNTS
 from .views import PlayerView, unseen_given_rows
 
 __all__ = [
+    "PHASE_ORDER",
     "ObservationField",
     "encode_observation",
     "observation_field",
@@ -66,8 +67,11 @@ __all__ = [
     "observation_size",
 ]
 
-_PHASES = (Phase.LAY, Phase.DRAW, Phase.FLOCK, Phase.GAME_OVER)
-_HEADER = 4 + NUM_SPECIES + NUM_SPECIES + 2
+PHASE_ORDER: tuple[Phase, ...] = (Phase.LAY, Phase.DRAW, Phase.FLOCK, Phase.GAME_OVER)
+"""The phases in the order of the one-hot ``phase`` field: value ``k`` is 1 in phase
+``PHASE_ORDER[k]``."""
+
+_HEADER = len(PHASE_ORDER) + NUM_SPECIES + NUM_SPECIES + 2
 _ROW = 1 + 3 * NUM_SPECIES
 _SEAT = 3 + 2 * NUM_SPECIES
 _ROWS_END = _HEADER + NUM_ROWS * _ROW
@@ -126,7 +130,7 @@ def observation_layout(num_players: int) -> tuple[ObservationField, ...]:
         offset = fields[-1].offset + fields[-1].size if fields else 0
         fields.append(ObservationField(name, offset, size, description))
 
-    add("phase", 4, "one-hot phase: lay, draw, flock, game over")
+    add("phase", len(PHASE_ORDER), "one-hot phase: lay, draw, flock, game over")
     add("hand", NUM_SPECIES, "the viewer's hand per species (zeros for a spectator)")
     add("unseen", NUM_SPECIES, "cards the viewer cannot locate, per species")
     add("draw_pile_size", 1, "cards in the draw pile")
@@ -183,8 +187,8 @@ def encode_observation(view: PlayerView) -> tuple[int, ...]:
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
     # The hot path of every adapter's step, so it avoids per-value Python work: one pass
     # over each row's cards, whose counts also give the unseen cards.
-    out = [0] * 4
-    out[_PHASES.index(view.phase)] = 1
+    out = [0] * len(PHASE_ORDER)
+    out[PHASE_ORDER.index(view.phase)] = 1
     rows: list[int] = []
     row_counts: list[list[int]] = []
     for row in view.rows:

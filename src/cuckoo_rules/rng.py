@@ -13,6 +13,13 @@ from typing import TypeVar
 __all__ = [
     "MASK64",
     "SEED_LIMIT",
+    "SPLITMIX_GAMMA",
+    "SPLITMIX_MIX1",
+    "SPLITMIX_MIX2",
+    "SPLITMIX_SHIFT1",
+    "SPLITMIX_SHIFT2",
+    "SPLITMIX_SHIFT3",
+    "STREAM_MULTIPLIER",
     "below",
     "continue_shuffle",
     "shuffle",
@@ -28,8 +35,28 @@ MASK64 = (1 << 64) - 1
 SEED_LIMIT = 1 << 64
 """Seeds are integers in ``[0, SEED_LIMIT)``."""
 
-_GOLDEN = 0x9E3779B97F4A7C15
-_STREAM = 0xD1B54A32D192ED03
+SPLITMIX_GAMMA = 0x9E3779B97F4A7C15
+"""What each SplitMix64 step adds to the state (modulo ``2**64``): the odd integer
+nearest ``2**64`` divided by the golden ratio."""
+
+SPLITMIX_MIX1 = 0xBF58476D1CE4E5B9
+"""The first multiplier of SplitMix64's output mix."""
+
+SPLITMIX_MIX2 = 0x94D049BB133111EB
+"""The second multiplier of SplitMix64's output mix."""
+
+SPLITMIX_SHIFT1 = 30
+"""The shift of the output mix before :data:`SPLITMIX_MIX1`."""
+
+SPLITMIX_SHIFT2 = 27
+"""The shift of the output mix before :data:`SPLITMIX_MIX2`."""
+
+SPLITMIX_SHIFT3 = 31
+"""The last shift of the output mix."""
+
+STREAM_MULTIPLIER = 0xD1B54A32D192ED03
+"""Random stream ``k`` of seed ``s`` starts from the state ``s ^ (k * STREAM_MULTIPLIER)``
+(modulo ``2**64``; :func:`stream_state`)."""
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -46,16 +73,16 @@ def splitmix64(state: int) -> tuple[int, int]:
         >>> hex(out)
         '0xe220a8397b1dcdaf'
     """
-    state = (state + _GOLDEN) & MASK64
+    state = (state + SPLITMIX_GAMMA) & MASK64
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
+    z = ((z ^ (z >> SPLITMIX_SHIFT1)) * SPLITMIX_MIX1) & MASK64
+    z = ((z ^ (z >> SPLITMIX_SHIFT2)) * SPLITMIX_MIX2) & MASK64
+    return state, z ^ (z >> SPLITMIX_SHIFT3)
 
 
 def stream_state(seed: int, stream: int) -> int:
     """Return the initial generator state of random stream ``stream`` of game ``seed``."""
-    return (seed ^ ((stream * _STREAM) & MASK64)) & MASK64
+    return (seed ^ ((stream * STREAM_MULTIPLIER) & MASK64)) & MASK64
 
 
 def shuffle(cards: list[T], seed: int, stream: int) -> int:

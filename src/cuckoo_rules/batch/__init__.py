@@ -61,7 +61,6 @@ try:
         observe_all,
         play_bots,
         random_playouts,
-        reset_finished,
         reset_games,
         scratch,
     )
@@ -205,8 +204,8 @@ class BatchGame:
             self._bots.thresholds,
         )
         reset_games(
-            self._states, self._seeds, self._base, self._deals, self._opt, self._bots.kinds,
-            self._mts,
+            self._states, np.ones(size, dtype=np.bool_), self._seeds, self._base, self._deals,
+            self._opt, self._bots.kinds, self._mts,
         )  # fmt: skip
         self._play_bots()
 
@@ -432,7 +431,7 @@ class BatchGame:
 
     def _reset(self, which: NDArray[np.bool_]) -> None:
         self._decisions[:] = 0
-        reset_finished(
+        reset_games(
             self._states, which, self._seeds, self._base, self._deals, self._opt,
             self._bots.kinds, self._mts,
         )  # fmt: skip

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ._greedy import SCRATCH_FLOATS, SCRATCH_INTS, bot_choice
+from ._greedy import SCRATCH_FLOATS, SCRATCH_INTS, bot_choice, nth_legal
 from ._jit import get_thread_id, jit, pjit, prange
 from ._layout import CURRENT, HUMAN, NUM_ACTIONS, O_PLAYERS, OVER, PHASE, TURN, WINNERS
 from ._observe import observe_into
@@ -26,7 +26,6 @@ __all__ = [
     "observe_all",
     "play_bots",
     "random_playouts",
-    "reset_finished",
     "reset_games",
     "scratch",
 ]
@@ -104,22 +103,6 @@ def reset_game(
 @pjit
 def reset_games(
     states: np.ndarray,
-    seeds: np.ndarray,
-    base_seeds: np.ndarray,
-    deals: np.ndarray,
-    opt: np.ndarray,
-    kinds: np.ndarray,
-    mts: np.ndarray,
-) -> None:
-    """Deal the first game of every slot (:func:`reset_game`)."""
-    for b in prange(states.shape[0]):
-        deals[b] = 0
-        reset_game(states[b], b, seeds, base_seeds, deals, opt, kinds, mts)
-
-
-@pjit
-def reset_finished(
-    states: np.ndarray,
     which: np.ndarray,
     seeds: np.ndarray,
     base_seeds: np.ndarray,
@@ -128,7 +111,10 @@ def reset_finished(
     kinds: np.ndarray,
     mts: np.ndarray,
 ) -> None:
-    """Deal the next game of every slot ``b`` with ``which[b]`` (:func:`reset_game`)."""
+    """Deal the next game of every slot ``b`` with ``which[b]`` (:func:`reset_game`).
+
+    A slot whose ``deals`` count is 0 is dealt its first game, with its base seed.
+    """
     for b in prange(states.shape[0]):
         if which[b]:
             reset_game(states[b], b, seeds, base_seeds, deals, opt, kinds, mts)
@@ -254,13 +240,8 @@ def random_playouts(
                 new_game(s, seeds[b], opt)
             count = legal_mask(s, mask)
             state = splitmix_state(state)
-            pick = np.int64(splitmix_output(state) % np.uint64(count))
-            for a in range(NUM_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        apply_action(s, seeds[b], opt, a)
-                        break
-                    pick -= 1
+            pick = int(np.int64(splitmix_output(state) % np.uint64(count)))
+            apply_action(s, seeds[b], opt, nth_legal(mask, pick))
             decisions[b] += 1
             if with_observations:
                 observe_into(s, opt, s[CURRENT], out[b])

@@ -3,14 +3,31 @@
 The greedy scores are :class:`~cuckoo_rules.bots.GreedyBot`'s
 (:mod:`cuckoo_rules.bots.greedy`), computed with the same floating-point operations in
 the same order, so that the same ties are broken by the same Mersenne Twister draws.
-The heuristic's own weights are the bot's; the rules' numbers in it (the winning
-collections, the flock sizes) are the model's.
+The heuristic's own weights and default parameters are the bot's, which both read from
+``cuckoo_rules._greedy_weights``; the rules' numbers in it (the winning collections, the
+flock sizes, the cards of the optional draw) are the model's.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._greedy_weights import (
+    BIG_FLOCK_SHARE,
+    BIRDS_PER_FLOCK,
+    DEFAULT_END_ROUND_THRESHOLD,
+    DEFAULT_FEED_WEIGHT,
+    DISCARD_PENALTY,
+    FAR_ROUTE_POINTS,
+    FLOCK_HAND_SHARE,
+    HELD_FLOCK_SHARE,
+    NEAR_ROUTE_POINTS,
+    PARTIAL_FLOCK_SHARE,
+    ROUND_END_POINTS,
+    TIE_TOLERANCE,
+    WIN_VALUE,
+)
+from ..decisions import DRAW_SIZE
 from ._jit import ijit, jit
 from ._layout import (
     BIG,
@@ -52,13 +69,10 @@ __all__ = [
     "greedy_choice",
     "greedy_scores",
     "hand_value",
+    "nth_legal",
     "potential_rows",
     "random_choice",
 ]
-
-WIN_VALUE = 1000.0  # bots.greedy.WIN_VALUE: the collection value of a winning collection
-DEFAULT_FEED_WEIGHT = 1.0  # GreedyBot's default parameters (bots.greedy)
-DEFAULT_END_ROUND_THRESHOLD = 3
 
 # The bots' working space (see scratch() in _drivers): where each array of greedy_scores
 # and evaluate_seat lives in a thread's integers and floats.
@@ -103,13 +117,13 @@ def collection_value(c: np.ndarray) -> float:
                 second = capped
     if wins(species, triples):
         return WIN_VALUE
-    missing_triples = (TRIPLES_TO_WIN * TRIPLE - first - second) / 1.6
+    missing_triples = (TRIPLES_TO_WIN * TRIPLE - first - second) / BIRDS_PER_FLOCK
     missing_species = float(SPECIES_TO_WIN - species)
     if missing_triples < missing_species:
         near, far = missing_triples, missing_species
     else:
         near, far = missing_species, missing_triples
-    return -10.0 * near - 2.0 * far + size
+    return -NEAR_ROUTE_POINTS * near - FAR_ROUTE_POINTS * far + size
 
 
 @jit
@@ -138,11 +152,14 @@ def potential(i: int, held: int, one: float, two: float) -> float:
     small = SMALL[i]
     big = BIG[i]
     if held >= big:
-        return 0.8 * two
+        return HELD_FLOCK_SHARE * two
     if held >= small:
-        return float(0.8 * one + 0.2 * (held - small + 1) / (big - small + 1) * (two - one))
+        return float(
+            HELD_FLOCK_SHARE * one
+            + BIG_FLOCK_SHARE * (held - small + 1) / (big - small + 1) * (two - one)
+        )
     fraction = held / small
-    return float(0.5 * fraction * fraction * one)
+    return float(PARTIAL_FLOCK_SHARE * fraction * fraction * one)
 
 
 @jit
@@ -345,7 +362,7 @@ def greedy_scores(
                     after = hand_value(hand, one, two)
                     hand[i] -= 1
                     gain += unseen[i] / total * (after - before)
-        scores[DRAW_ID] = 2.0 * gain
+        scores[DRAW_ID] = DRAW_SIZE * gain
         scores[PASS_ID] = 0.0
         return count
     if phase == FLOCK:
@@ -362,8 +379,8 @@ def greedy_scores(
                 scores[FLY_ID + i] = (
                     collection_value(collection)
                     - base_value
-                    + 0.3 * (hand_value(hand, after_one, after_two) - before)
-                    - 0.01 * (held - birds)
+                    + FLOCK_HAND_SHARE * (hand_value(hand, after_one, after_two) - before)
+                    - DISCARD_PENALTY * (held - birds)
                 )
                 hand[i] = held
                 collection[i] -= birds
@@ -438,7 +455,7 @@ def greedy_scores(
             )
         else:  # the birds join an end of the row: its sizes move by ``held``
             if held == cards_in_hand:
-                score += 0.5 * others
+                score += ROUND_END_POINTS * others
             after = grown_best(
                 rc, rl, rr, o, length, si, held, on_right, chances, present, r * _PRESENT
             )
@@ -449,17 +466,24 @@ def greedy_scores(
     return count
 
 
-@jit
-def random_choice(s: np.ndarray, mt: np.ndarray, mask: np.ndarray) -> int:
-    """``RandomBot.choose``: ``rng.choice(legal_actions(view))``."""
-    count = legal_mask(s, mask)
-    pick = mt_below(mt, count)
+@ijit
+def nth_legal(mask: np.ndarray, pick: int) -> int:
+    """The id of the ``pick``-th action (from 0) that ``mask`` holds, or -1 if it holds fewer.
+
+    The actions are taken in id order, the canonical order of ``legal_actions``.
+    """
     for a in range(NUM_ACTIONS):
         if mask[a]:
             if pick == 0:
                 return a
             pick -= 1
     return -1
+
+
+@jit
+def random_choice(s: np.ndarray, mt: np.ndarray, mask: np.ndarray) -> int:
+    """``RandomBot.choose``: ``rng.choice(legal_actions(view))``."""
+    return nth_legal(mask, mt_below(mt, legal_mask(s, mask)))
 
 
 @jit
@@ -474,7 +498,10 @@ def greedy_choice(
     iw: np.ndarray,
     fw: np.ndarray,
 ) -> int:
-    """``GreedyBot.choose``: ``rng.choice`` among the best-scored legal actions."""
+    """``GreedyBot.choose``: ``rng.choice`` among the best-scored legal actions.
+
+    ``mask`` is left holding those actions (``GreedyBot.best_actions``).
+    """
     greedy_scores(s, opt, feed_weight, end_round_threshold, mask, scores, iw, fw)
     top = -np.inf
     for a in range(NUM_ACTIONS):
@@ -482,15 +509,12 @@ def greedy_choice(
             top = scores[a]
     ties = 0
     for a in range(NUM_ACTIONS):
-        if mask[a] and scores[a] >= top - 1e-9:
-            ties += 1
-    pick = mt_below(mt, ties)
-    for a in range(NUM_ACTIONS):
-        if mask[a] and scores[a] >= top - 1e-9:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+        if mask[a]:
+            if scores[a] >= top - TIE_TOLERANCE:
+                ties += 1
+            else:
+                mask[a] = 0
+    return nth_legal(mask, mt_below(mt, ties))
 
 
 @jit

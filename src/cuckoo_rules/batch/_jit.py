@@ -25,7 +25,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from .. import actions, cards, decisions, observation, options, outcome, rng
+from .. import _greedy_weights, actions, cards, decisions, observation, options, outcome, rng
 
 __all__ = ["SOURCES", "compiled", "get_thread_id", "ijit", "jit", "pjit", "prange"]
 
@@ -34,7 +34,7 @@ _numba: Any = numba  # numba's own annotations do not cover these names
 get_thread_id = _numba.get_thread_id
 prange = _numba.prange
 
-_MODEL = (actions, cards, decisions, observation, options, outcome, rng)
+_MODEL = (_greedy_weights, actions, cards, decisions, observation, options, outcome, rng)
 
 
 def _sources() -> str:

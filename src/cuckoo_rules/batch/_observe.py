@@ -1,12 +1,15 @@
 """The observation of one game's row: :func:`~cuckoo_rules.encode_observation` on arrays.
 
-The offsets of the fields are those of :func:`~cuckoo_rules.observation_layout`.
+The offsets of the fields are those of :func:`~cuckoo_rules.observation_layout`, and
+the order of the one-hot ``phase`` field is
+:data:`~cuckoo_rules.observation.PHASE_ORDER`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..observation import PHASE_ORDER
 from ._jit import jit
 from ._layout import (
     COLLECTIONS,
@@ -40,12 +43,16 @@ from ._layout import (
     OBS_WINNER,
     OVER,
     PHASE,
+    PHASES,
     ROW_LEN,
     ROWS,
     WINNERS,
 )
 
 __all__ = ["observe_into"]
+
+_PHASE_VALUE = np.array([PHASE_ORDER.index(phase) for phase in PHASES], dtype=np.int64)
+"""The value of the ``phase`` field that is 1 for each phase code of a game's row."""
 
 
 @jit
@@ -54,7 +61,7 @@ def observe_into(s: np.ndarray, opt: np.ndarray, viewer: int, out: np.ndarray) -
     n = opt[O_PLAYERS]
     out[:] = 0
     phase = s[PHASE]
-    out[OBS_PHASE + phase] = 1
+    out[OBS_PHASE + _PHASE_VALUE[phase]] = 1
     unseen = COPIES.copy()
     for i in range(NUM_SPECIES):
         out[OBS_HAND + i] = s[HANDS + viewer * NUM_SPECIES + i]

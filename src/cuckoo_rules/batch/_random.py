@@ -1,10 +1,10 @@
 """The kernels' random generators: the engine's SplitMix64, and CPython's Mersenne Twister.
 
 SplitMix64 and its seeded Fisher-Yates shuffle are those of :mod:`cuckoo_rules.rng`
-(``interchange.md`` §2), on ``uint64`` values, so that every shuffle of a game takes the
-same random stream as the engine's. The bots' generators are CPython's Mersenne Twister
-(``random.Random``, as ``_randommodule.c`` writes it), one per game and seat, so that the
-batched random and greedy players choose exactly what
+(``interchange.md`` §2), with its constants, on ``uint64`` values, so that every shuffle
+of a game takes the same random stream as the engine's. The bots' generators are
+CPython's Mersenne Twister (``random.Random``, as ``_randommodule.c`` writes it), one per
+game and seat, so that the batched random and greedy players choose exactly what
 :class:`~cuckoo_rules.bots.RandomBot` and :class:`~cuckoo_rules.bots.GreedyBot` choose
 with the same seeds.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import rng
 from ._jit import jit
 
 __all__ = [
@@ -29,30 +30,28 @@ __all__ = [
 
 # --------------------------------------------------------------------------- SplitMix64
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_STREAM = np.uint64(0xD1B54A32D192ED03)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
-_S32 = np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
+_GAMMA = np.uint64(rng.SPLITMIX_GAMMA)
+_STREAM = np.uint64(rng.STREAM_MULTIPLIER)
+_MIX1 = np.uint64(rng.SPLITMIX_MIX1)
+_MIX2 = np.uint64(rng.SPLITMIX_MIX2)
+_SHIFT1 = np.uint64(rng.SPLITMIX_SHIFT1)  # uint64 like the state, so that numba keeps
+_SHIFT2 = np.uint64(rng.SPLITMIX_SHIFT2)  # the arithmetic in unsigned 64-bit integers
+_SHIFT3 = np.uint64(rng.SPLITMIX_SHIFT3)
 
 
 @jit
 def splitmix_state(state: np.uint64) -> np.uint64:
     """The next SplitMix64 state."""
-    return state + _GOLDEN
+    return state + _GAMMA
 
 
 @jit
 def splitmix_output(state: np.uint64) -> np.uint64:
     """The output of a SplitMix64 state (after it was advanced)."""
     z = state
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    z = (z ^ (z >> _SHIFT1)) * _MIX1
+    z = (z ^ (z >> _SHIFT2)) * _MIX2
+    return z ^ (z >> _SHIFT3)
 
 
 @jit
@@ -85,6 +84,9 @@ def shuffle_cards(s: np.ndarray, start: int, count: int, state: np.uint64) -> np
 MT_N = 624
 """The Mersenne Twister's words; a generator is ``MT_N + 1`` of them, the index last."""
 _MT_M = 397
+_S30 = np.uint64(30)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @jit

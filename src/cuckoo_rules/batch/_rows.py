@@ -14,12 +14,12 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
+from .._greedy_weights import DEFAULT_END_ROUND_THRESHOLD, DEFAULT_FEED_WEIGHT
 from ..botspec import BotSpec, as_specs
 from ..cards import SPECIES
 from ..errors import InvalidOptionsError
 from ..options import OPTION_NAMES, GameOptions
 from ..state import GameState
-from ._greedy import DEFAULT_END_ROUND_THRESHOLD, DEFAULT_FEED_WEIGHT
 from ._layout import (
     COLLECTIONS,
     CURRENT,

@@ -84,7 +84,7 @@ wins = jit(outcome.wins)
 
 _OFFER_DRAW = decisions.OFFER_DRAW
 _END_TURN = decisions.END_TURN
-_DRAWN = 2  # the cards of the optional draw (rules §3.1)
+_DRAWN = decisions.DRAW_SIZE  # the cards of the optional draw (rules §3.1)
 
 # --------------------------------------------------------------------------- piles
 

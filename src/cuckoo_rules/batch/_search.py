@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from .._greedy_weights import DEFAULT_END_ROUND_THRESHOLD, DEFAULT_FEED_WEIGHT, TIE_TOLERANCE
 from ._greedy import (
-    DEFAULT_END_ROUND_THRESHOLD,
-    DEFAULT_FEED_WEIGHT,
     F_EVAL_ONE,
     F_EVAL_TWO,
     collection_value,
@@ -70,17 +69,17 @@ def rollout_choice(
     ties = 0
     for a in range(NUM_ACTIONS):
         if mask[a]:
-            if scores[a] > top + 1e-9:
+            if scores[a] > top + TIE_TOLERANCE:
                 top = scores[a]
                 ties = 1
-            elif scores[a] >= top - 1e-9:
+            elif scores[a] >= top - TIE_TOLERANCE:
                 ties += 1
     pick = np.int64(0)
     if ties > 1:
         rng = splitmix_state(rng)
         pick = np.int64(splitmix_output(rng) % np.uint64(ties))
     for a in range(NUM_ACTIONS):
-        if mask[a] and scores[a] >= top - 1e-9:
+        if mask[a] and scores[a] >= top - TIE_TOLERANCE:
             if pick == 0:
                 return a, rng
             pick -= 1

@@ -45,10 +45,26 @@ import random
 
 import attrs
 
+from .._greedy_weights import (
+    BIG_FLOCK_SHARE,
+    BIRDS_PER_FLOCK,
+    DEFAULT_END_ROUND_THRESHOLD,
+    DEFAULT_FEED_WEIGHT,
+    DISCARD_PENALTY,
+    FAR_ROUTE_POINTS,
+    FLOCK_HAND_SHARE,
+    HELD_FLOCK_SHARE,
+    NEAR_ROUTE_POINTS,
+    PARTIAL_FLOCK_SHARE,
+    ROUND_END_POINTS,
+    TIE_TOLERANCE,
+    WIN_VALUE,
+)
 from ..actions import DRAW, PASS, Action, FlyHome, Lay, Phase, Side
 from ..cards import NUM_SPECIES, SPECIES
+from ..decisions import DRAW_SIZE
 from ..engine import legal_actions
-from ..outcome import has_won
+from ..outcome import SPECIES_TO_WIN, TRIPLE, TRIPLES_TO_WIN, has_won
 from ..preview import birds_home, capture_sizes, captured_by
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import Counts, Row
@@ -63,9 +79,6 @@ __all__ = [
     "hand_value",
     "potential_table",
 ]
-
-WIN_VALUE = 1000.0
-"""The collection value of a winning collection."""
 
 _BIG = tuple(s.big_flock for s in SPECIES)
 
@@ -88,15 +101,15 @@ def collection_value(collection: Counts) -> float:
         if count:
             species += 1
             size += count
-            capped = 3 if count > 3 else count
+            capped = TRIPLE if count > TRIPLE else count
             if capped > first:
                 first, second = capped, first
             elif capped > second:
                 second = capped
-    triples = (6 - first - second) / 1.6
-    seven = 7 - species
+    triples = (TRIPLES_TO_WIN * TRIPLE - first - second) / BIRDS_PER_FLOCK
+    seven = SPECIES_TO_WIN - species
     near, far = (triples, seven) if triples < seven else (seven, triples)
-    return -10.0 * near - 2.0 * far + size
+    return -NEAR_ROUTE_POINTS * near - FAR_ROUTE_POINTS * far + size
 
 
 def _with(counts: Counts, index: int, add: int) -> Counts:
@@ -105,7 +118,7 @@ def _with(counts: Counts, index: int, add: int) -> Counts:
     return tuple(changed)
 
 
-_MAX_HELD = 24  # more than any species has copies
+_MAX_HELD = max(s.copies for s in SPECIES)  # no hand holds more of a species
 
 
 @functools.lru_cache(maxsize=4096)
@@ -124,12 +137,14 @@ def potential_table(collection: Counts) -> tuple[tuple[float, ...], ...]:
         row = [0.0] * (_MAX_HELD + 1)
         for held in range(1, _MAX_HELD + 1):
             if held >= big:
-                row[held] = 0.8 * two
+                row[held] = HELD_FLOCK_SHARE * two
             elif held >= small:
-                row[held] = 0.8 * one + 0.2 * (held - small + 1) / (big - small + 1) * (two - one)
+                row[held] = HELD_FLOCK_SHARE * one + BIG_FLOCK_SHARE * (held - small + 1) / (
+                    big - small + 1
+                ) * (two - one)
             else:
                 fraction = held / small
-                row[held] = 0.5 * fraction * fraction * one
+                row[held] = PARTIAL_FLOCK_SHARE * fraction * fraction * one
         table.append(tuple(row))
     return tuple(table)
 
@@ -210,8 +225,8 @@ class GreedyBot:
     """
 
     seed: int = 0
-    feed_weight: float = 1.0
-    end_round_threshold: int = 3
+    feed_weight: float = DEFAULT_FEED_WEIGHT
+    end_round_threshold: int = DEFAULT_END_ROUND_THRESHOLD
     _rng: random.Random = attrs.field(
         init=False, repr=False, eq=False, default=attrs.Factory(own_rng, takes_self=True)
     )
@@ -228,7 +243,7 @@ class GreedyBot:
         """Return every legal action of ``view`` that has the best score (ties)."""
         scored = self.scores(view)
         top = max(item[1] for item in scored)
-        return [action for action, score in scored if score >= top - 1e-9]
+        return [action for action, score in scored if score >= top - TIE_TOLERANCE]
 
     def scores(self, view: PlayerView) -> list[tuple[Action, float]]:
         """Return each legal action of the acting seat's ``view`` with its score.
@@ -281,8 +296,8 @@ class GreedyBot:
                     new_row = ()  # refilled with cards nobody knows yet
             else:
                 new_row = laid + row if action.side is Side.LEFT else row + laid
-                if held == cards_in_hand:
-                    score += 0.5 * others  # the round ends: the others lose their hands
+                if held == cards_in_hand:  # the round ends: the others lose their hands
+                    score += ROUND_END_POINTS * others
             growth = _best_capture(new_row, chances) - threat[row_index]
             if growth > 0:
                 score -= self.feed_weight * growth
@@ -304,7 +319,7 @@ class GreedyBot:
             for i in range(NUM_SPECIES):
                 if unseen[i]:
                     gain += unseen[i] / total * (hand_value(_with(hand, i, 1), collection) - before)
-        return [(DRAW, 2.0 * gain), (PASS, 0.0)]
+        return [(DRAW, DRAW_SIZE * gain), (PASS, 0.0)]
 
     def _score_flocks(
         self, view: PlayerView, hand: Counts, actions: tuple[Action, ...]
@@ -322,8 +337,8 @@ class GreedyBot:
                 score = (
                     collection_value(after_collection)
                     - collection_value(collection)
-                    + 0.3 * (hand_value(after_hand, after_collection) - before)
-                    - 0.01 * (held - birds)
+                    + FLOCK_HAND_SHARE * (hand_value(after_hand, after_collection) - before)
+                    - DISCARD_PENALTY * (held - birds)
                 )
                 scored.append((action, score))
             else:

@@ -13,6 +13,7 @@ from ..actions import (
 )
 from ..cards import Species
 from ..decisions import (
+    DRAW_SIZE,
     END_TURN,
     NEXT_ROUND_RULES,
     OFFER_DRAW,
@@ -260,7 +261,7 @@ def _refill(row: Row, row_index: int, piles: Piles) -> Row:
 def _draw(state: GameState, piles: Piles) -> GameState:
     """Rules §3.1: the optional draw takes the top two cards (fewer if both piles run out)."""
     p = state.current_player
-    drawn = piles.take(2)
+    drawn = piles.take(DRAW_SIZE)
     if piles.events is not None:
         piles.report(drawn, lambda _, cards: Drew(p, len(cards), tuple(cards)))
     hands = replace_at(state.hands, p, add_cards(state.hands[p], drawn))

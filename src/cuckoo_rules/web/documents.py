@@ -23,6 +23,7 @@ from .. import narration
 from ..actions import Action, Draw, FlyHome, Lay, Phase
 from ..cards import SPECIES
 from ..codec import encode_action, encode_event, encode_view
+from ..decisions import DRAW_SIZE
 from ..engine import legal_actions
 from ..events import Captured, DeclinedDraw, Drew, Event, FlewHome, GameOver, Laid
 from ..knowledge import Knowledge
@@ -273,7 +274,7 @@ def describe_move(action: Action, view: PlayerView, language: str = "en") -> str
         revealed = seen.birds_home + seen.discarded
         events = [FlewHome(seat, action.species, revealed, seen.birds_home)]
     elif isinstance(action, Draw):
-        events = [Drew(seat, 2, None)]  # the optional draw takes two cards (rules §3.1)
+        events = [Drew(seat, DRAW_SIZE, None)]  # the optional draw (rules §3.1)
     elif view.phase is Phase.DRAW:
         events = [DeclinedDraw(seat)]
     else:  # a pass at the flock step, which the narration does not tell (bookkeeping)
