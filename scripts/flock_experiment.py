@@ -44,6 +44,15 @@ DEFAULT_TESTS = (
     "tests/house/test_layers.py",
 )
 
+# The shared vectors are the specification's games under the real flock sizes: with
+# another flock size they no longer replay (which is right), and nothing regenerates them.
+DESELECTED = (
+    "tests/house/test_golden.py::test_game_vector_state_after_every_action",
+    "tests/house/test_golden.py::test_version_1_game_vector_reads_as_the_version_2_states",
+    "tests/house/test_golden.py::test_the_version_2_vectors_reach_what_the_new_options_change",
+    "tests/simulation/test_batch.py::test_the_shared_vectors_replay_in_a_batch",
+)
+
 
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> int:
     """Run ``command`` in ``cwd``, echoing it; return its exit status."""
@@ -130,7 +139,9 @@ def main() -> int:
         print(f"files changed by the experiment ({len(touched)}):")
         for line in touched:
             print("  ", line)
-        pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args.tests]
+        deselect = [f"--deselect={test}" for test in DESELECTED]
+        pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *deselect]
+        pytest += args.tests
         return run(pytest, where, env)
     finally:
         if temporary is not None:

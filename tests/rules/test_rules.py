@@ -500,11 +500,12 @@ def test_flock_small_sends_one_home_big_sends_two_rest_discarded(
 
 
 def test_flock_smaller_than_small_flock_is_illegal() -> None:
-    state = build(phase="flock", hands=[{"owl": 2, "magpie": 5}, {"duck": 1}])
+    # The flock sizes are the model's (owl 3, magpie 5), so that the example follows them.
+    owls, magpies = S.OWL.small_flock - 1, S.MAGPIE.small_flock
+    state = build(phase="flock", hands=[{"owl": owls, "magpie": magpies}, {"duck": 1}])
     assert cr.legal_actions(state) == (cr.FlyHome(S.MAGPIE), PASS)
-    with pytest.raises(
-        cr.IllegalActionError, match="a flock of owl needs 3 cards, player 0 holds 2"
-    ):
+    message = f"a flock of owl needs {S.OWL.small_flock} cards, player 0 holds {owls}"
+    with pytest.raises(cr.IllegalActionError, match=message):
         cr.apply(state, cr.FlyHome(S.OWL))
 
 
