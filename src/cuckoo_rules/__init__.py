@@ -122,23 +122,31 @@ from .views import PlayerView, observe
 __version__ = "0.1.0"
 
 _LAZY_SUBPACKAGES = ("batch", "bots", "cli", "envs", "terminal", "web")
-"""The layers above the games in progress, loaded when first asked for."""
+"""The layers above the games in progress, loaded when first used."""
+
+
+class _Subpackage(ModuleType):
+    """The stand-in of a subpackage of the upper layers until it is first used.
+
+    ``cr.bots`` is this stand-in until an attribute is read (``cr.bots.RandomBot``): the
+    read imports :mod:`cuckoo_rules.bots`, which then takes the stand-in's place in the
+    package, and the stand-in takes the module's names for whoever still holds it. Not a
+    module ``__getattr__`` (PEP 562): CPython 3.11 does not specialise attribute reads on
+    a module that defines one, which would slow every ``cr.apply`` in a loop.
+    """
+
+    def __getattr__(self, name: str) -> object:
+        module = importlib.import_module(self.__name__)
+        vars(self).update(vars(module))
+        return getattr(module, name)
 
 
 if TYPE_CHECKING:  # what ``cr.bots`` is, for the type checker; loaded when used
     from . import bots as bots
-else:  # a module __getattr__ seen by mypy would type every misspelt name as a module
-
-    def __getattr__(name: str) -> ModuleType:
-        """Load a subpackage of the upper layers when it is first used (``cr.bots``)."""
-        if name in _LAZY_SUBPACKAGES:
-            module = importlib.import_module(f"{__name__}.{name}")
-            globals()[name] = module
-            return module
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-    def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY_SUBPACKAGES})
+else:
+    for _name in _LAZY_SUBPACKAGES:
+        globals()[_name] = _Subpackage(f"{__name__}.{_name}")
+    del _name
 
 
 __all__ = [

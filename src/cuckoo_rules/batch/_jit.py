@@ -25,7 +25,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from .. import _greedy_weights, actions, cards, decisions, observation, options, outcome, rng
+from .. import actions, cards, decisions, observation, options, outcome, rng
 
 __all__ = ["SOURCES", "compiled", "get_thread_id", "ijit", "jit", "pjit", "prange"]
 
@@ -34,13 +34,14 @@ _numba: Any = numba  # numba's own annotations do not cover these names
 get_thread_id = _numba.get_thread_id
 prange = _numba.prange
 
-_MODEL = (_greedy_weights, actions, cards, decisions, observation, options, outcome, rng)
+_MODEL = (actions, cards, decisions, observation, options, outcome, rng)
 
 
 def _sources() -> str:
     """A hash of the kernels' modules and of the model modules they take facts from."""
     files = sorted(Path(__file__).parent.glob("_*.py"))
     files += [Path(str(module.__file__)) for module in _MODEL]
+    files.append(Path(str(cards.__file__)).with_name("_greedy_weights.py"))  # the bots' weights
     hasher = hashlib.sha256()
     try:
         for path in files:

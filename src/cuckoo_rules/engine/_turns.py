@@ -206,8 +206,9 @@ def _lay(state: GameState, species: Species, row_index: int, side: Side, piles: 
     # The decisions are decisions.lay_refills and decisions.after_lay, which preview.preview
     # and the batch kernels ask too; an absent species never refills (no count needed).
     options = state.options
+    taken = len(captured)
     if not absent and lay_refills(
-        len(captured),
+        taken,
         absent,
         options.refill_trigger == "same_species_lay",
         new_row.count(species) == len(new_row),
@@ -215,11 +216,11 @@ def _lay(state: GameState, species: Species, row_index: int, side: Side, piles: 
         new_row = _refill(new_row, row_index, piles)
     rows = replace_row(state.rows, row_index, new_row)
     follows = after_lay(
-        len(captured),
+        taken,
         absent,
         options.optional_draw_if_adjacent,
         options.round_end_timing == "immediate" and not any(new_hand),
-        not piles.is_empty(),
+        piles.pos != len(piles.draw) or any(piles.discard),  # not piles.is_empty(), inline
     )
     if follows == END_TURN:
         return _end_turn(state, hands, known_hands, state.collections, rows, piles)
