@@ -16,6 +16,14 @@ per call and the median over the rounds of each copy's ratio to the first revisi
 
 The inputs are the same for every copy: (state, action) pairs from seeded random games
 of 2 to 5 players, and the views of those states.
+
+``--batch`` adds the batch simulator's kernels (numba, one thread: set
+``NUMBA_NUM_THREADS`` to change it), per decision: ``random_playouts`` on 512 games of 4
+players, the same with every observation, and a loop of ``legal_action_mask`` and
+``step`` against three batched greedy bots. Each copy compiles its own kernels first (a
+minute or two each with an empty numba cache)::
+
+    NUMBA_NUM_THREADS=1 python benchmarks/ab.py 682e8a4 WORKTREE --batch --rounds 31
 """
 
 from __future__ import annotations
@@ -96,10 +104,39 @@ def benchmarks(cr: Any, name: str) -> dict[str, tuple[Callable[[], object], int]
     }
 
 
+def batch_benchmarks(cr: Any, name: str) -> dict[str, tuple[Callable[[], object], int]]:
+    """The batch simulator's timed loops of one copy, each with its number of decisions."""
+    import numpy as np
+
+    batch = importlib.import_module(name + ".batch")
+    options = cr.GameOptions(num_players=4)
+    plain = batch.BatchGame(options, range(512), auto_reset=True)
+    observed = batch.BatchGame(options, range(512), auto_reset=True)
+    seats = [None, "greedy", "greedy", "greedy"]
+    stepped = batch.BatchGame(options, range(256), seats=seats, auto_reset=True)
+    rng = np.random.default_rng(0)
+
+    def step_loop() -> int:
+        decisions = 0
+        for _ in range(20):
+            mask = stepped.legal_action_mask()
+            stepped.step(np.argmax(mask * rng.random(mask.shape), axis=1))
+            decisions += len(mask)
+        return decisions
+
+    loops: dict[str, Callable[[], int]] = {
+        "batch random_playouts": lambda: int(plain.random_playouts(100, 2)),
+        "batch playouts+obs": lambda: int(observed.random_playouts(30, 3, observations=True)),
+        "batch mask+step (greedy)": step_loop,
+    }
+    return {key: (run, run()) for key, run in loops.items()}  # the first run compiles
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("revisions", nargs="+", help="git revisions; the first is the reference")
     parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds (11)")
+    parser.add_argument("--batch", action="store_true", help="time the batch kernels too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         names = [f"cr_{i}" for i in range(len(args.revisions))]
@@ -108,6 +145,9 @@ def main() -> None:
         sys.path.insert(0, tmp)
         copies: dict[str, ModuleType] = {n: importlib.import_module(n) for n in names}
         loops = {n: benchmarks(copies[n], n) for n in names}
+        if args.batch:
+            for n in names:
+                loops[n].update(batch_benchmarks(copies[n], n))
         times: dict[str, dict[str, list[float]]] = {
             k: {n: [] for n in names} for k in loops[names[0]]
         }

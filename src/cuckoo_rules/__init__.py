@@ -18,7 +18,7 @@ own. The architecture page of the documentation maps them.
 ``import cuckoo_rules`` loads the model, the rules, what a seat may know, the formats and
 the games in progress (:class:`Match`, the narration) only; the layers above (the bots,
 the batch simulator, the research environments and the front ends) load when first
-used, for example at ``cr.bots`` (PEP 562).
+used, for example at ``cr.bots.GreedyBot``.
 """
 
 import importlib
