@@ -26,8 +26,9 @@ import numba
 import numpy as np
 
 from .. import actions, cards, decisions, observation, options, outcome, rng
+from .threads import GAMES_PER_THREAD, in_threads
 
-__all__ = ["SOURCES", "compiled", "get_thread_id", "ijit", "jit", "pjit", "prange"]
+__all__ = ["SOURCES", "compiled", "get_thread_id", "ijit", "jit", "pjit", "pjit_each", "prange"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _numba: Any = numba  # numba's own annotations do not cover these names
@@ -103,8 +104,23 @@ def _wrapping(function: F) -> F:
 jit = compiled()
 """Compile a kernel."""
 
-pjit = compiled(parallel=True)
-"""Compile a kernel whose ``prange`` loops run on every core."""
+
+def _parallel(per_thread: int) -> Callable[[F], F]:
+    """Compile a parallel kernel run on as many threads as ``threads.threads_for`` gives."""
+    compile_ = compiled(parallel=True)
+
+    def wrap(function: F) -> F:
+        return in_threads(compile_(function), per_thread)
+
+    return wrap
+
+
+pjit = _parallel(GAMES_PER_THREAD)
+"""Compile a kernel whose ``prange`` loop over games runs on as many cores as the batch's
+size and the process's cores allow (a thread per ``GAMES_PER_THREAD`` games at least)."""
+
+pjit_each = _parallel(1)
+"""Compile a kernel whose ``prange`` loop runs a whole playout per item: a thread per item."""
 
 ijit = compiled(inline="always")
 """Compile a small helper inlined where it is called (the greedy bot's inner loops)."""

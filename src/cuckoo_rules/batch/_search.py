@@ -21,7 +21,7 @@ from ._greedy import (
     hand_value,
     potential_rows,
 )
-from ._jit import get_thread_id, jit, pjit, prange
+from ._jit import get_thread_id, jit, pjit_each, prange
 from ._layout import (
     COLLECTIONS,
     CURRENT,
@@ -124,7 +124,7 @@ def evaluate_seat(s: np.ndarray, opt: np.ndarray, seat: int, weights: np.ndarray
     return float(np.exp(values[seat] - top) / total)
 
 
-@pjit
+@pjit_each
 def search_rollouts(
     roots: np.ndarray,
     root_seeds: np.ndarray,
@@ -269,7 +269,7 @@ def fill_piles(
         s[DISCARD + cards[j]] += 1
 
 
-@pjit
+@pjit_each
 def determinize_rows(
     rows: np.ndarray,
     seeds: np.ndarray,

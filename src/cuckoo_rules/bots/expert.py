@@ -38,10 +38,12 @@ compiles the kernels (cached after).
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from types import MappingProxyType
 from typing import Any
 
@@ -72,6 +74,7 @@ try:
         scratch,
         search_rollouts,
     )
+    from ..batch.threads import thread_safe_layer
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
 
@@ -96,10 +99,16 @@ _SEED_BITS = 64
 _MAX_DRAWS = 32  # uniform draws per determinization before the card-by-card deal
 _PILOT = 4  # determinizations of the first round of a search budgeted in seconds only
 _USE = 0.85  # the share of the remaining time a time-budgeted search plans to use
-# One search in the parallel kernels at a time: numba's workqueue threading layer (the
-# one left where neither OpenMP nor TBB is found) must not be entered by two threads at
-# once, and each search uses every core anyway (the web server's bots run in threads).
+# One search in the parallel kernels at a time where numba's threading layer is its own
+# workqueue (the one left where neither OpenMP nor TBB is found), which two threads must
+# not enter at once; OpenMP and TBB may be (the web server's bots run in threads).
 _KERNELS = threading.Lock()
+
+
+@functools.cache
+def _kernels() -> AbstractContextManager[object]:
+    """What a search holds while in the parallel kernels: the lock, or nothing needed."""
+    return nullcontext() if thread_safe_layer() else _KERNELS
 
 
 @attrs.frozen
@@ -434,7 +443,7 @@ class _Search:
             [rng.getrandbits(_SEED_BITS) for _ in range(determinizations)], dtype=np.uint64
         )
         shuffles = np.zeros(determinizations, dtype=np.int64)
-        with _KERNELS:
+        with _kernels():
             determinize_rows(roots, seeds, shuffles, self.template, self.pool, self.deal)
         for d in np.flatnonzero(shuffles < 0):  # every rejection draw failed: the fallback
             state = determinize(
@@ -447,7 +456,7 @@ class _Search:
         pairs[:, 1] = np.tile(chosen, determinizations)
         rewards = np.zeros(len(pairs))
         tie_seed = np.uint64(rng.getrandbits(_SEED_BITS))
-        with _KERNELS:
+        with _kernels():
             search_rollouts(
                 roots, seeds, self.opt, self.ids, pairs, self.view.current_player,
                 self.bot.rollout_turns, self.weights, tie_seed, self.work, rewards,
