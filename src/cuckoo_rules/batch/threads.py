@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any, TypeVar, cast
 
 import numba
@@ -60,7 +60,7 @@ WAIT_POLICY = "PASSIVE"
 """The OpenMP wait policy set when the user chose none: waiting threads sleep."""
 
 
-def configure(environ: os._Environ[str] | dict[str, str] | None = None) -> bool:
+def configure(environ: MutableMapping[str, str] | None = None) -> bool:
     """Set the OpenMP wait policy to :data:`WAIT_POLICY` unless one is chosen already.
 
     Called when :mod:`cuckoo_rules.batch` is imported, before any kernel runs.
@@ -75,7 +75,7 @@ def configure(environ: os._Environ[str] | dict[str, str] | None = None) -> bool:
         >>> configure({"OMP_WAIT_POLICY": "ACTIVE"}), configure({})
         (False, True)
     """
-    target = os.environ if environ is None else environ
+    target: MutableMapping[str, str] = os.environ if environ is None else environ
     if "OMP_WAIT_POLICY" in target or "GOMP_SPINCOUNT" in target:
         return False
     target["OMP_WAIT_POLICY"] = WAIT_POLICY
