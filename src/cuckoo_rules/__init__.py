@@ -130,15 +130,26 @@ class _Subpackage(ModuleType):
 
     ``cr.bots`` is this stand-in until an attribute is read (``cr.bots.RandomBot``): the
     read imports :mod:`cuckoo_rules.bots`, which then takes the stand-in's place in the
-    package, and the stand-in takes the module's names for whoever still holds it. Not a
-    module ``__getattr__`` (PEP 562): CPython 3.11 does not specialise attribute reads on
-    a module that defines one, which would slow every ``cr.apply`` in a loop.
+    package. Whoever took the stand-in before (``from cuckoo_rules import bots``) keeps
+    reading and writing the module itself through it. Not a module ``__getattr__`` (PEP
+    562): CPython 3.11 does not specialise attribute reads on a module that defines one,
+    which would slow every ``cr.apply`` in a loop.
     """
 
+    def _module(self) -> ModuleType:
+        return importlib.import_module(self.__name__)
+
     def __getattr__(self, name: str) -> object:
-        module = importlib.import_module(self.__name__)
-        vars(self).update(vars(module))
-        return getattr(module, name)
+        return getattr(self._module(), name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        setattr(self._module(), name, value)
+
+    def __delattr__(self, name: str) -> None:
+        delattr(self._module(), name)
+
+    def __dir__(self) -> list[str]:
+        return dir(self._module())
 
 
 if TYPE_CHECKING:  # what ``cr.bots`` is, for the type checker; loaded when used
