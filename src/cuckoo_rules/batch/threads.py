@@ -119,7 +119,6 @@ def in_threads(kernel: F, per_thread: int = GAMES_PER_THREAD) -> F:
         _numba.set_num_threads(threads_for(len(args[0]), per_thread))
         return kernel(*args)
 
-    run.kernel = kernel  # type: ignore[attr-defined]  # the compiled dispatcher itself
     return cast(F, run)
 
 
