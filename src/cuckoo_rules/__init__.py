@@ -23,7 +23,7 @@ used, for example at ``cr.bots.GreedyBot``.
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import (
     actions as actions,
@@ -138,6 +138,12 @@ class _Subpackage(ModuleType):
 
     def _module(self) -> ModuleType:
         return importlib.import_module(self.__name__)
+
+    @property  # the module's namespace, not the stand-in's own
+    def __dict__(self) -> dict[str, Any]:  # type: ignore[override]
+        # What reads the namespace itself, as pytest's monkeypatch does to save the value
+        # it replaces, must see the module's: the stand-in's own holds nothing of it.
+        return self._module().__dict__
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._module(), name)

@@ -126,8 +126,16 @@ def test_a_stand_in_taken_before_first_use_serves_as_the_module() -> None:
         "import cuckoo_rules as cr\n"
         "assert cr.bots is sys.modules['cuckoo_rules.bots'] and bot is cr.bots.GreedyBot\n"
         "assert bots.RandomBot is cr.bots.RandomBot and 'play_game' in dir(bots)\n"
+        "real = bots.RandomBot\n"
         "bots.RandomBot = 1\n"
         "assert cr.bots.RandomBot == 1  # a write through the stand-in reaches the module\n"
+        "assert vars(bots) is vars(cr.bots)  # its namespace is the module's\n"
+        "import pytest\n"
+        "with pytest.MonkeyPatch.context() as patch:  # it reads vars() to save the old value\n"
+        "    patch.setattr(bots, 'RandomBot', 2)\n"
+        "    assert cr.bots.RandomBot == 2\n"
+        "assert cr.bots.RandomBot == 1  # put back, not deleted\n"
+        "bots.RandomBot = real\n"
         "try:\n    bots.nothing\nexcept AttributeError as error:\n    print(error)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
