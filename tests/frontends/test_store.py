@@ -344,21 +344,27 @@ def test_join_seat_replaces_the_token_once(store: Store) -> None:
         store.join_seat("nope", 0, "d" * 64, "")
 
 
-def test_threads_race_for_one_seat(store: Store) -> None:
-    store.add_table(setup(), 1.0, claimed=[0])
-    start = threading.Barrier(12)
+def winners(attempt: Callable[[int], bool], threads: int = 12) -> list[int]:
+    """The threads (0 to ``threads - 1``) for which ``attempt`` succeeded, all let go at once."""
+    start = threading.Barrier(threads)
     won: list[int] = []
 
-    def join(thread: int) -> None:
+    def run(thread: int) -> None:
         start.wait()
-        if store.join_seat("t1", 2, f"{thread:064x}", f"player {thread}"):
+        if attempt(thread):
             won.append(thread)
 
-    threads = [threading.Thread(target=join, args=(n,)) for n in range(12)]
-    for thread in threads:
+    running = [threading.Thread(target=run, args=(n,)) for n in range(threads)]
+    for thread in running:
         thread.start()
-    for thread in threads:
+    for thread in running:
         thread.join()
+    return won
+
+
+def test_threads_race_for_one_seat(store: Store) -> None:
+    store.add_table(setup(), 1.0, claimed=[0])
+    won = winners(lambda n: store.join_seat("t1", 2, f"{n:064x}", f"player {n}"))
     assert len(won) == 1
     seats = store.seats("t1")
     assert seats is not None
@@ -385,6 +391,98 @@ def test_add_rematch_once(backend: Backend, store: Store) -> None:
     again = store.table("t2")
     assert again is not None
     assert again.rematch is None
+
+
+def invited_setup(table_id: str = "t1") -> TableSetup:
+    """A table whose creator holds seat 0 and whose seat 2 is free, with an invitation."""
+    return setup(
+        table_id,
+        token_hashes=("a" * 64, None, None),
+        invitation_hashes=(None, None, "i" * 64),
+    )
+
+
+def test_an_invitation_is_exchanged_once(store: Store) -> None:
+    store.add_table(invited_setup(), 1.0, claimed=[0])
+    assert store.exchange_invitation("t1", "x" * 64, "c" * 64, "Ann") is None  # not one
+    assert store.exchange_invitation("t1", "i" * 64, "c" * 64, None) == 2
+    names = setup().names  # None: the name the creator gave stays
+    assert store.seats("t1") == SeatState(
+        ("a" * 64, None, "c" * 64), names, (0, 2), None, (None, None, None)
+    )
+    # Used: it buys nothing any more, and changes nothing.
+    assert store.exchange_invitation("t1", "i" * 64, "d" * 64, "Eve") is None
+    stored = store.table("t1")
+    assert stored is not None
+    assert stored.setup.token_hashes == ("a" * 64, None, "c" * 64)
+    assert stored.setup.invitation_hashes == (None, None, None)
+    assert stored.claimed == (0, 2)
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.exchange_invitation("nope", "i" * 64, "c" * 64, None)
+    # A name given replaces the creator's.
+    store.add_table(invited_setup("t2"), 1.0, claimed=[0])
+    assert store.exchange_invitation("t2", "i" * 64, "e" * 64, "Ann") == 2
+    seats = store.seats("t2")
+    assert seats is not None
+    assert seats.names == ("Ada", "", "Ann")
+
+
+def test_threads_race_for_one_invitation(store: Store) -> None:
+    store.add_table(invited_setup(), 1.0, claimed=[0])
+    won = winners(
+        lambda n: store.exchange_invitation("t1", "i" * 64, f"{n:064x}", None) is not None
+    )
+    assert len(won) == 1
+    seats = store.seats("t1")
+    assert seats is not None
+    assert seats.token_hashes[2] == f"{won[0]:064x}"
+
+
+def test_a_join_drops_the_invitation(store: Store) -> None:
+    store.add_table(invited_setup(), 1.0, claimed=[0])
+    assert store.join_seat("t1", 2, "c" * 64, "Ann") is True
+    seats = store.seats("t1")
+    assert seats is not None
+    assert seats.invitation_hashes == (None, None, None)
+    assert store.exchange_invitation("t1", "i" * 64, "d" * 64, None) is None
+
+
+def test_a_holder_hands_a_seat_over(store: Store) -> None:
+    store.add_table(invited_setup(), 1.0, claimed=[0])
+    assert store.hand_over("t1", 0, "z" * 64, "j" * 64) is False  # not its token
+    assert store.hand_over("t1", 2, "a" * 64, "j" * 64) is False  # not its seat
+    assert store.hand_over("t1", 0, "a" * 64, "j" * 64) is True
+    seats = store.seats("t1")
+    assert seats is not None
+    assert (seats.token_hashes, seats.claimed) == ((None, None, None), ())
+    assert seats.invitation_hashes == ("j" * 64, None, "i" * 64)
+    assert store.hand_over("t1", 0, "a" * 64, "k" * 64) is False  # the token holds nothing
+    assert store.exchange_invitation("t1", "j" * 64, "c" * 64, None) == 0
+    with pytest.raises(StorageError, match="no table 'nope'"):
+        store.hand_over("nope", 0, "a" * 64, "j" * 64)
+
+
+def test_a_rematch_takes_the_seats_as_stored(store: Store) -> None:
+    store.add_table(invited_setup(), 1.0, claimed=[0])
+    store.set_status("t1", "over")
+    old_copy = invited_setup("t2")  # a process's copy, from before the exchange below
+    assert store.exchange_invitation("t1", "i" * 64, "c" * 64, "Ann") == 2
+    assert store.add_rematch("t1", old_copy, 2.0, [0]) == "t2"
+    new = store.table("t2")
+    assert new is not None
+    assert new.setup.token_hashes == ("a" * 64, None, "c" * 64)  # each seat to its holder
+    assert new.setup.invitation_hashes == (None, None, None)
+    assert new.setup.names == ("Ada", "", "Ann")
+    assert new.claimed == (0, 2)
+    # A free seat's invitation carries over as an invitation.
+    store.add_table(invited_setup("t3"), 1.0, claimed=[0])
+    store.set_status("t3", "over")
+    assert store.add_rematch("t3", setup("t4"), 2.0, [0, 2]) == "t4"
+    again = store.table("t4")
+    assert again is not None
+    assert again.setup.token_hashes == ("a" * 64, None, None)
+    assert again.setup.invitation_hashes == (None, None, "i" * 64)
+    assert again.claimed == (0,)
 
 
 def test_threads_race_for_one_rematch(store: Store) -> None:
@@ -860,7 +958,7 @@ OLD_HASHES = '["' + "a" * 64 + '", null, "' + "b" * 64 + '"]'
 
 
 def old_file(path: Path, version: int, seats: str = OLD_SEATS) -> None:
-    """Write a SQLite file of schema ``version`` (2 or 3) with one table and two actions."""
+    """Write a SQLite file of schema ``version`` (2 to 4) with one table and two actions."""
     import json
 
     from cuckoo_rules import encode_action
@@ -879,9 +977,14 @@ def old_file(path: Path, version: int, seats: str = OLD_SEATS) -> None:
             OLD_HASHES,
             "2024-05-01T10:00:00+00:00",
         ]
-        if version == 3:
+        if version >= 3:
             columns += ", salt, seed_source, names, client, status, updated"
             values += ["00ff" * 8, "request", '["Ada", "", ""]', "10.0.0.1", "open", 1234.5]
+        if version == 4:  # seat 2 was never claimed: its token is the link sent to a friend
+            for column in ("lobby INTEGER NOT NULL DEFAULT 0", "claimed TEXT", "rematch TEXT"):
+                db.execute(f"ALTER TABLE tables ADD COLUMN {column}")
+            columns += ", lobby, claimed"
+            values += [1, "[0]"]
         marks = ", ".join("?" * len(values))
         db.execute(f"INSERT INTO tables ({columns}) VALUES ({marks})", values)
         for index, action in enumerate(ACTIONS[:2]):
@@ -924,14 +1027,36 @@ def test_sqlite_upgrades_an_older_file_in_place(tmp_path: Path, version: int) ->
         assert store.lobby() == []
         store.add_action("t1", 2, ACTIONS[2], 2000.0)  # and it plays on
         assert store.join_seat("t1", 2, "c" * 64, "Bob") is False  # claimed: not free
+        assert stored.setup.invitation_hashes == (None, None, None)  # every seat is held
     finally:
         store.close()
-    assert user_version(path) == SCHEMA_VERSION == 4
+    assert user_version(path) == SCHEMA_VERSION == 5
     again = SQLiteStore(path)  # a second opening has nothing to upgrade
     try:
         assert again.actions("t1", 0)[2] == (ACTIONS[2], None)
     finally:
         again.close()
+
+
+def test_sqlite_upgrade_turns_an_unclaimed_seats_token_into_its_invitation(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    old_file(path, 4)
+    store = SQLiteStore(path)
+    try:
+        stored = store.table("t1")
+        assert stored is not None
+        # Seat 0 was claimed: its token holds it. Seat 2's token is its invitation now.
+        assert stored.setup.token_hashes == ("a" * 64, None, None)
+        assert stored.setup.invitation_hashes == (None, None, "b" * 64)
+        assert (stored.claimed, stored.setup.lobby) == ((0,), True)
+        assert [entry.free for entry in store.lobby()] == [(2,)]
+        assert store.exchange_invitation("t1", "b" * 64, "c" * 64, None) == 2  # once
+        assert store.exchange_invitation("t1", "b" * 64, "d" * 64, None) is None
+    finally:
+        store.close()
+    assert user_version(path) == SCHEMA_VERSION
 
 
 def test_sqlite_upgrade_of_a_damaged_file_changes_nothing(tmp_path: Path) -> None:
@@ -999,11 +1124,47 @@ def test_postgres_upgrades_a_database_of_version_1(postgres_url: str) -> None:
         assert stored is not None
         assert (stored.setup.lobby, stored.rematch, stored.claimed) == (False, None, (0, 2))
         assert stored.setup.names == ("Ada", "", "")
+        assert stored.setup.invitation_hashes == (None, None, None)  # every seat held
         assert store.claim_seat("t1", 0) is False
     finally:
         store.close()
     with psycopg.connect(postgres_url) as conn:
         row = conn.execute("SELECT value FROM cuckoo_meta").fetchone()
     assert row == (str(PG_VERSION),)
-    assert PG_VERSION == 2
+    assert PG_VERSION == 3
     PostgresStore(postgres_url).close()  # opened again: nothing to do
+
+
+def test_postgres_upgrade_turns_an_unclaimed_seats_token_into_its_invitation(
+    postgres_url: str,
+) -> None:
+    import json
+
+    import psycopg
+
+    from cuckoo_rules.web.stores.postgres import PostgresStore
+
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        for statement in V1_POSTGRES[:-1]:
+            conn.execute(statement)
+        for statement in (
+            "ALTER TABLE tables ADD COLUMN lobby BOOLEAN NOT NULL DEFAULT FALSE",
+            "ALTER TABLE tables ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE tables ADD COLUMN rematch TEXT",
+            "INSERT INTO cuckoo_meta VALUES ('schema_version', '2')",
+        ):
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO tables (id, options, seed, seats, bot_seed, token_hashes, created, "
+            "claimed) VALUES ('t1', %s, '17', %s, '99', %s, now(), '[0]')",
+            (json.dumps(GameOptions(3).to_json()), OLD_SEATS, OLD_HASHES),
+        )
+    store = PostgresStore(postgres_url)
+    try:
+        stored = store.table("t1")
+        assert stored is not None
+        assert stored.setup.token_hashes == ("a" * 64, None, None)
+        assert stored.setup.invitation_hashes == (None, None, "b" * 64)
+        assert store.exchange_invitation("t1", "b" * 64, "c" * 64, None) == 2
+    finally:
+        store.close()

@@ -100,15 +100,41 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client: TestClient, seats: list[str], **fields: Any) -> tuple[str, dict[str, str]]:
+def create_document(client: TestClient, seats: list[str], **fields: Any) -> dict[str, Any]:
+    """Create a table; its answer: the creator's token and the other seats' invitations."""
     response = client.post("/api/tables", json={"seats": seats, **fields})
     assert response.status_code == 201, response.text
-    document = response.json()
-    assert list(document) == ["table", "seats", "tokens", "move", "deal", "names"]
+    document: dict[str, Any] = response.json()
+    assert list(document) == ["table", "seats", "tokens", "invitations", "move", "deal", "names"]
     assert document["seats"] == seats
     assert document["move"] == 0  # the bots, if they begin, play afterwards
-    assert sorted(document["tokens"]) == [str(i) for i, s in enumerate(seats) if s == "human"]
-    return document["table"], document["tokens"]
+    humans = [str(i) for i, s in enumerate(seats) if s == "human"]
+    assert list(document["tokens"]) == humans[:1]  # the creator's seat only
+    assert sorted(document["invitations"]) == humans[1:]
+    assert not set(document["tokens"].values()) & set(document["invitations"].values())
+    return document
+
+
+def create(client: TestClient, seats: list[str], **fields: Any) -> tuple[str, dict[str, str]]:
+    """Create a table and take every invited seat: the token of each human seat, by seat.
+
+    The creator's token comes with the table; each other seat's comes from exchanging
+    its invitation (``POST .../accept``), as the person invited does.
+    """
+    document = create_document(client, seats, **fields)
+    return document["table"], accept_invitations(client, document)
+
+
+def accept_invitations(client: TestClient, document: dict[str, Any]) -> dict[str, str]:
+    """Exchange every invitation of a new table's answer: every human seat's token, by seat."""
+    table = document["table"]
+    tokens = dict(document["tokens"])
+    for seat, invitation in document["invitations"].items():
+        accepted = client.post(f"/api/tables/{table}/accept", json={"invitation": invitation})
+        assert accepted.status_code == 200, accepted.text
+        assert accepted.json()["seat"] == int(seat)
+        tokens[seat] = accepted.json()["token"]
+    return tokens
 
 
 def bots_to_act(document: dict[str, Any]) -> bool:
@@ -1062,6 +1088,23 @@ def test_the_hint_budget_is_the_librarys_and_checked(db: Path) -> None:
             create_app(db, hint_simulations=bad)  # type: ignore[arg-type]
 
 
+def test_the_hint_queues_bounds_are_checked_and_set_by_the_serve_flags(db: Path) -> None:
+    from cuckoo_rules.cli import build_parser
+    from cuckoo_rules.cli.serve import _app_limits
+
+    for name in ("hint_queue", "hint_queue_per_client"):
+        for bad in (0, -5, 2.5, True):
+            with pytest.raises(ValueError, match=f"{name}: expected a positive integer"):
+                create_app(db, **{name: bad})  # type: ignore[arg-type]
+    flags = ["serve", "--hint-queue", "3", "--hint-queue-per-client", "2"]
+    app = create_app(db, bot_workers=0, **_app_limits(build_parser().parse_args(flags)))
+    try:
+        hints = app.state.api.hints
+        assert (hints.max_waiting, hints.max_waiting_per_client) == (3, 2)
+    finally:
+        app.state.lobby.close()
+
+
 # --------------------------------------------------------------------------- concurrency
 
 
@@ -1082,7 +1125,12 @@ def test_the_same_action_sent_at_once_eight_times_is_taken_once(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
             created = await client.post("/api/tables", json={"seats": ["human", "human"]})
-            table, tokens = created.json()["table"], created.json()["tokens"]
+            table, tokens = created.json()["table"], dict(created.json()["tokens"])
+            for seat, invitation in created.json()["invitations"].items():
+                accepted = await client.post(
+                    f"/api/tables/{table}/accept", json={"invitation": invitation}
+                )
+                tokens[seat] = accepted.json()["token"]
             _, state, _ = stored(db, table)
             lay = next(a for a in cr.legal_actions(state) if isinstance(a, cr.Lay))
             headers = bearer(tokens[str(state.current_player)])

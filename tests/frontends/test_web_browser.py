@@ -547,20 +547,24 @@ def test_two_people_play_a_whole_game_by_clicking_then_a_rematch(
         assert host.locator("#share").get_attribute("open") is not None  # a seat is free
         invite = str(links.first.get_attribute("href"))
         watch = str(host.locator("#share-list a.share-watch").get_attribute("href"))
-        assert "token=" in invite
+        assert "invite=" in invite  # an invitation, not the seat's token
+        assert "token=" not in invite
         assert "token=" not in watch
         guest.goto(invite)
         guest.wait_for_selector("#players .player.me[data-seat='1']")
+        guest_token = token_of(guest)  # the invitation exchanged: a token of its own
+        assert guest_token not in invite
         for page in (host, guest):
             names = page.locator("#players .player-name").all_inner_texts()
             assert names == ["Ada", "Bob"]
             page.evaluate(WATCH_LOG)
-        # The seat is taken (pushed to the host): its link says so.
-        taken = WEB_PHRASES["en"]["web.share_seat_taken"].format(seat=1, player="Bob")
+        # The seat is taken (pushed to the host): its dead link is gone, and the host's
+        # page never held the guest's token.
         host.wait_for_function(
-            "text => document.querySelector('#share-list a.share-seat').textContent === text",
-            arg=taken,
+            "() => document.querySelectorAll('#share-list a.share-seat').length === 0"
         )
+        kept = host.evaluate("() => JSON.stringify(Object.entries(window.localStorage))")
+        assert guest_token not in kept
 
         latencies: list[float] = []
         answers: list[float] = []
@@ -630,7 +634,7 @@ def test_two_people_play_a_whole_game_by_clicking_then_a_rematch(
         follow.click()
         guest.wait_for_function("table => window.location.hash.includes(table)", arg=new)
         guest.wait_for_selector("#players .player.me[data-seat='1']")
-        assert token_of(guest) == token_of(invite)  # the same token, at the new table
+        assert token_of(guest) == guest_token  # the same token, at the new table
         for page in (host, guest):
             assert page.locator("#gameover").is_hidden()
             assert page.locator("#players .player-name").all_inner_texts() == ["Ada", "Bob"]

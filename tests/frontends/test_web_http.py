@@ -87,9 +87,16 @@ def row_counts(db: Path) -> tuple[int, int]:
 
 
 def new_table(client: TestClient, seats: Sequence[str] = ("human", "random")) -> dict[str, Any]:
+    """Create a table; its answer, with every invitation exchanged into ``tokens``."""
     response = client.post("/api/tables", json={"seats": list(seats)})
     assert response.status_code == 201, response.text
     document: dict[str, Any] = response.json()
+    for seat, invitation in document["invitations"].items():
+        accepted = client.post(
+            f"/api/tables/{document['table']}/accept", json={"invitation": invitation}
+        )
+        assert accepted.status_code == 200, accepted.text
+        document["tokens"][seat] = accepted.json()["token"]
     return document
 
 
@@ -1001,6 +1008,9 @@ def test_fuzz_every_endpoint(db: Path) -> None:
         for _ in range(FUZZ_TABLES):
             created = call("POST", "/api/tables", {"seats": FUZZ_SEATS})
             ids.append(created["table"])
+            for seat, invitation in created["invitations"].items():
+                accept = f"/api/tables/{created['table']}/accept"
+                created["tokens"][seat] = call("POST", accept, {"invitation": invitation})["token"]
             tokens += [created["tokens"].get(str(seat), "none") for seat in range(len(FUZZ_SEATS))]
         names = {f"{{table{i}}}": quote(table) for i, table in enumerate(ids)}
         names |= {f"{{token{i}}}": token for i, token in enumerate(tokens)}

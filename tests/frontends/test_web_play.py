@@ -30,10 +30,12 @@ from cuckoo_rules.web.bots import BotJob, Decision, ThreadBotRunner
 from cuckoo_rules.web.parsing import MAX_NAME_LENGTH
 from tests.frontends.test_web_api import (
     BIG_SEED,
+    accept_invitations,
     bearer,
     check_answer,
     claimed_of,
     create,
+    create_document,
     local_client,
     narration_of,
     play_to_the_end,
@@ -78,7 +80,8 @@ def stored_row(db: Path, table: str) -> tuple[Any, ...]:
     """The columns of a table that a refused request must leave as they were."""
     with closing(sqlite3.connect(db)) as connection:
         row: tuple[Any, ...] = connection.execute(
-            "SELECT token_hashes, names, claimed, rematch FROM tables WHERE id = ?", (table,)
+            "SELECT token_hashes, names, claimed, rematch, invitations FROM tables WHERE id = ?",
+            (table,),
         ).fetchone()
     return row
 
@@ -98,8 +101,11 @@ def test_names_are_shown_to_every_seat_and_in_the_narration(client: TestClient, 
     spectator = document_of(client, created["table"])
     assert spectator["players"] == ["Ada", "greedy", "Grace ✈"]
     assert spectator["names"] == ["P0 Ada", "P1 greedy", "P2 Grace ✈"]
+    # Grace takes her seat without a name of her own: the one given stays.
+    tokens = accept_invitations(client, created)
+    assert document_of(client, created["table"])["players"] == ["Ada", "greedy", "Grace ✈"]
     # A whole game, every answer checked: the narration names the seats so.
-    final = play_to_the_end(client, db, created["table"], created["tokens"], random.Random(3))
+    final = play_to_the_end(client, db, created["table"], tokens, random.Random(3))
     assert final["outcome"]["text"].startswith("Game over: ")
     told = " ".join(text for text in final["narration"] if text)
     assert "P2 Grace ✈" in told or "P1 greedy" in told
@@ -147,22 +153,32 @@ def test_a_name_of_24_characters_and_no_names_are_fine(client: TestClient, db: P
 # --------------------------------------------------------------------------- seats
 
 
-def test_a_seat_is_free_until_its_token_is_used(db: Path) -> None:
+def test_a_seat_is_free_until_its_invitation_is_exchanged(db: Path) -> None:
     with local_client(db) as client:
-        table, tokens = create(client, ["human", "human", "human"])
+        created = create_document(client, ["human", "human", "human"])
+        table, invitations = created["table"], created["invitations"]
         assert document_of(client, table)["free"] == [1, 2]  # the creator holds seat 0
         assert claimed_of(db, table) == [0]
-        # A refused request stores nothing, not even the claim of its seat.
+        # An invitation is not a token: it reads and plays nothing, and claims nothing.
         _, state, _ = stored(db, table)
         idle = next(s for s in (1, 2) if s != state.current_player)
         body = {"action": cr.encode_action(cr.legal_actions(state)[0]), "move": 0}
-        refused = client.post(
-            f"/api/tables/{table}/actions", json=body, headers=bearer(tokens[str(idle)])
-        )
-        assert refused.status_code == 409
+        for seat in (1, 2):
+            headers = bearer(invitations[str(seat)])
+            refused = client.post(f"/api/tables/{table}/actions", json=body, headers=headers)
+            assert refused.status_code == 401
+            assert "an invitation, not a seat's token" in refused.json()["error"]
+            assert client.get(f"/api/tables/{table}", headers=headers).status_code == 401
+        wrong = client.post(f"/api/tables/{table}/accept", json={"invitation": "x" * 43})
+        assert wrong.status_code == 409
         assert document_of(client, table)["free"] == [1, 2]
-        # The token read the table: that seat is claimed, and stays so.
-        check_answer(db, document_of(client, table, tokens[str(idle)]), idle)
+        assert claimed_of(db, table) == [0]
+        # Exchanged: the seat is held by the new token, and stays so.
+        accepted = client.post(
+            f"/api/tables/{table}/accept", json={"invitation": invitations[str(idle)]}
+        )
+        assert accepted.status_code == 200, accepted.text
+        check_answer(db, document_of(client, table, accepted.json()["token"]), idle)
         free = [s for s in (1, 2) if s != idle]
         assert document_of(client, table)["free"] == free
         assert claimed_of(db, table) == sorted({0, idle})
@@ -176,13 +192,14 @@ def test_a_seat_is_free_until_its_token_is_used(db: Path) -> None:
 def test_the_lobby_lists_open_tables_with_a_free_seat_newest_first(
     client: TestClient, db: Path
 ) -> None:
-    ann, ann_tokens = create(client, ["human", "human"], names=["Ann", None], lobby=True)
+    made = create_document(client, ["human", "human"], names=["Ann", None], lobby=True)
+    ann, ann_tokens = made["table"], made["tokens"]
     create(client, ["human", "greedy"], lobby=True)  # no seat to take
-    create(client, ["human", "human"])  # not in the lobby
+    create_document(client, ["human", "human"])  # not in the lobby
     time.sleep(1.05)  # the newest: a second later (SQLite keeps seconds)
-    three, _ = create(
+    three = create_document(
         client, ["human", "human", "random"], lobby=True, options={"initial_row_length": 4}
-    )
+    )["table"]
     response = client.get("/api/lobby")
     assert response.status_code == 200
     listed = response.json()["tables"]
@@ -197,19 +214,21 @@ def test_the_lobby_lists_open_tables_with_a_free_seat_newest_first(
     assert listed[0]["players"] == [None, None, "random"]
     created = [time.mktime(time.strptime(e["created"][:19], "%Y-%m-%dT%H:%M:%S")) for e in listed]
     assert created[0] > created[1]
-    # Nothing secret is listed: no token, no seed, no hash.
-    for token in ann_tokens.values():
+    # Nothing secret is listed: no token, no invitation, no seed, no hash.
+    for token in [*ann_tokens.values(), *made["invitations"].values()]:
         assert token not in response.text
     assert str(setup_of(db, ann).seed) not in response.text
     assert "hash" not in response.text
     # A table whose seats are all taken leaves the lobby.
+    ann_tokens = accept_invitations(client, made)
     assert document_of(client, ann, ann_tokens["1"])["free"] == []
     assert [e["table"] for e in client.get("/api/lobby").json()["tables"]] == [three]
 
 
-def test_the_lobby_lists_at_most_50_tables(client: TestClient) -> None:
-    made = [create(client, ["human", "human"], lobby=True)[0] for _ in range(52)]
-    listed = [entry["table"] for entry in client.get("/api/lobby").json()["tables"]]
+def test_the_lobby_lists_at_most_50_tables(db: Path) -> None:
+    with local_client(db, max_open_per_client=100, tables_per_minute=60) as client:
+        made = [create_document(client, ["human", "human"], lobby=True)["table"] for _ in range(52)]
+        listed = [entry["table"] for entry in client.get("/api/lobby").json()["tables"]]
     assert len(listed) == 50
     assert set(listed) <= set(made)
 
@@ -219,19 +238,20 @@ def test_the_lobby_lists_at_most_50_tables(client: TestClient) -> None:
 
 def test_joining_a_free_seat_gives_it_a_new_token(db: Path) -> None:
     with local_client(db) as client:
-        table, tokens = create(
+        created = create_document(
             client, ["human", "human", "human"], names=["Ann", None, None], lobby=True
         )
+        table, tokens, invitations = created["table"], created["tokens"], created["invitations"]
         url = f"/api/tables/{table}/join"
         response = client.post(url, json={"name": " Bob ", "seat": 2})
         assert response.status_code == 200, response.text
         joined = response.json()
         assert list(joined) == ["table", "seat", "token", "move"]
         assert (joined["table"], joined["seat"], joined["move"]) == (table, 2, 0)
-        assert joined["token"] not in tokens.values()
-        # The invitation's token of that seat no longer works; the new one does.
-        refused = client.get(f"/api/tables/{table}", headers=bearer(tokens["2"]))
-        assert refused.status_code == 401
+        assert joined["token"] not in [*tokens.values(), *invitations.values()]
+        # The invitation of that seat no longer works; the new token does.
+        refused = client.post(f"/api/tables/{table}/accept", json={"invitation": invitations["2"]})
+        assert refused.status_code == 409
         mine = document_of(client, table, joined["token"])
         check_answer(db, mine, 2)
         assert mine["players"] == ["Ann", None, "Bob"]
@@ -252,7 +272,8 @@ def test_joining_a_free_seat_gives_it_a_new_token(db: Path) -> None:
         assert hashes[1] != hashes[2]
     with local_client(db) as client:  # after a restart: the new tokens, not the old ones
         assert document_of(client, table, joined["token"])["seat"] == 2
-        assert client.get(f"/api/tables/{table}", headers=bearer(tokens["1"])).status_code == 401
+        late = client.post(f"/api/tables/{table}/accept", json={"invitation": invitations["1"]})
+        assert late.status_code == 409
         # The people who joined play their seats: a round of turns.
         seats = {0: tokens["0"], 1: second["token"], 2: joined["token"]}
         played: set[int] = set()
@@ -275,8 +296,8 @@ def test_joining_a_free_seat_gives_it_a_new_token(db: Path) -> None:
 
 
 def test_bad_joins_are_refused_and_change_nothing(client: TestClient, db: Path) -> None:
-    table, _ = create(client, ["human", "greedy", "human"], lobby=True)
-    private, _ = create(client, ["human", "human"])
+    table = create_document(client, ["human", "greedy", "human"], lobby=True)["table"]
+    private = create_document(client, ["human", "human"])["table"]
     wait_for_people(client, table)
     url = f"/api/tables/{table}/join"
     cases: list[tuple[str, Any, int, str]] = [
@@ -636,11 +657,13 @@ def test_bots_whose_task_failed_are_started_again(
     calls: list[int] = []
     decide = ThreadBotRunner.decide
 
-    async def failing_once(self: ThreadBotRunner, job: BotJob, name: str = "") -> Decision:
+    async def failing_once(
+        self: ThreadBotRunner, job: BotJob, name: str = "", **share: str
+    ) -> Decision:
         calls.append(job.seed)
         if len(calls) == 1:  # a fault of the server's own (decisions themselves never fail)
             raise RuntimeError("a fault in the bots' task")
-        return await decide(self, job, name)
+        return await decide(self, job, name, **share)
 
     monkeypatch.setattr(ThreadBotRunner, "decide", failing_once)
     seed = next(s for s in range(50) if cr.new_game(cr.GameOptions(2), s).current_player == 1)

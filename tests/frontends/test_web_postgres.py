@@ -75,7 +75,16 @@ async def play_table(
     try:
         created = await send("POST", "/api/tables", json={"seats": seats})
         assert created.status_code == 201, created.text
-        table, tokens = created.json()["table"], created.json()["tokens"]
+        table, tokens = created.json()["table"], dict(created.json()["tokens"])
+        for seat, invitation in created.json()["invitations"].items():  # the friends come
+            body = {"invitation": invitation}
+            accepted = await send("POST", f"/api/tables/{table}/accept", json=body)
+            if accepted.status_code == 409:  # taken by a first try that got no answer: again
+                raise AssertionError(
+                    f"table {table}: the answer of seat {seat}'s exchange was lost"
+                )
+            assert accepted.status_code == 200, accepted.text
+            tokens[seat] = accepted.json()["token"]
         headers = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
         for _ in range(5000):
             seat = rng.choice(sorted(headers))
@@ -216,7 +225,11 @@ def test_a_move_stored_by_one_process_reaches_the_other_without_a_request(
         TestClient(second, base_url="http://127.0.0.1", headers=JSON) as two,
     ):
         created = one.post("/api/tables", json={"seats": ["human", "human"]}).json()
-        table, tokens = created["table"], created["tokens"]
+        table, tokens = created["table"], dict(created["tokens"])
+        accepted = one.post(
+            f"/api/tables/{table}/accept", json={"invitation": created["invitations"]["1"]}
+        )
+        tokens["1"] = accepted.json()["token"]
         spectator = two.get(f"/api/tables/{table}").json()  # now in the second's memory
         assert spectator["move"] == 0
         seat = str(spectator["view"]["current_player"])

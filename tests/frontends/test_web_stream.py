@@ -15,9 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 import sqlite3
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, asynccontextmanager, closing
@@ -34,7 +32,7 @@ from cuckoo_rules.web.bots import ThreadBotRunner
 from tests import postgres
 from tests.documents import all_keys
 from tests.frontends.test_web_api import SECRET_KEYS, bearer, local_client
-from tests.servers import serve
+from tests.servers import ThreadedServer, serve
 
 TIMEOUT = 30.0
 JSON = {"Content-Type": "application/json"}
@@ -145,9 +143,15 @@ async def get(
 
 
 async def create(client: httpx.AsyncClient, body: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """Create a table and take every invited seat: each human seat's token, by seat."""
     response = await client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
-    return response.json()["table"], response.json()["tokens"]
+    table, tokens = response.json()["table"], dict(response.json()["tokens"])
+    for seat, invitation in response.json()["invitations"].items():
+        accepted = await client.post(f"/api/tables/{table}/accept", json={"invitation": invitation})
+        assert accepted.status_code == 200, accepted.text
+        tokens[seat] = accepted.json()["token"]
+    return table, tokens
 
 
 SENT: dict[str, float] = {"at": 0.0}  # when the last action of act() was sent
@@ -222,7 +226,7 @@ def test_each_seat_sees_the_others_moves_on_its_stream(server: str) -> None:
         latencies: list[tuple[float, float]] = []
         async with client_of(server) as client:
             table, tokens = await create(client, {"seats": ["human", "human"]})
-            await get(client, table, tokens["1"])  # seat 1 is claimed before the streams open
+            await get(client, table, tokens["1"])  # seat 1 is held before the streams open
             async with (
                 stream(client, table, tokens["0"]) as zero,
                 stream(client, table, tokens["1"]) as one,
@@ -479,48 +483,14 @@ def test_the_stream_wakes_on_a_move_stored_by_another_process(tmp_path: Path) ->
 # --------------------------------------------------------------------------- limits
 
 
-class LiveServer:
-    """The application on a real uvicorn server in a thread of this process."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        self.app = app
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
-        config = uvicorn.Config(
-            app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + TIMEOUT
-        while not self.server.started:
-            assert time.monotonic() < deadline
-            assert self.thread.is_alive()
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=TIMEOUT)
-        self.sock.close()
-
-
 def live(
     monkeypatch: pytest.MonkeyPatch, db: Path, **options: Any
-) -> AbstractContextManager[LiveServer]:
+) -> AbstractContextManager[ThreadedServer]:
     import uvicorn
 
     # uvicorn may not configure logging in pytest: dictConfig would close pytest's handlers.
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda config: None)
-    return LiveServer(create_app(db, bot_runner=ThreadBotRunner(), **options))
+    return ThreadedServer(create_app(db, bot_runner=ThreadBotRunner(), **options))
 
 
 def test_streams_are_limited_and_a_closed_one_frees_its_place(
@@ -536,8 +506,14 @@ def test_streams_are_limited_and_a_closed_one_frees_its_place(
                 first, tokens = await create(client, {"seats": ["human", "human"]})
                 second, _ = await create(client, {"seats": ["human", "human"]})
                 third, _ = await create(client, {"seats": ["human", "human"]})
-                async with stream(client, first, tokens["0"]) as a, stream(client, first):
+                async with (
+                    stream(client, first, tokens["0"]) as a,
+                    stream(client, first),
+                    stream(client, first),
+                ):
                     assert (await a.next()) is not None
+                    # Two spectators on the first table: a third is refused (the seat's
+                    # own stream is not counted against them).
                     refused = await client.get(f"/api/tables/{first}/stream")
                     assert refused.status_code == 429
                     assert refused.headers["retry-after"] == "30"
@@ -551,7 +527,7 @@ def test_streams_are_limited_and_a_closed_one_frees_its_place(
                         await asyncio.sleep(0.7)
                         assert len(b.comments) >= 2, b.comments
                         assert all(c.startswith(": ping") for c in b.comments)
-                        assert api.streams.total == 3
+                        assert (api.streams.total, api.streams.spectators) == (4, 3)
                 # Closed by the client: the places are free again, at once or nearly.
                 deadline = time.monotonic() + 5
                 while api.streams.total and time.monotonic() < deadline:

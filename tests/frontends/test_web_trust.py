@@ -32,6 +32,7 @@ from cuckoo_rules.web.parsing import parse_new_table
 from cuckoo_rules.web.stores.sqlite import SQLiteStore
 from cuckoo_rules.web.table import Table
 from tests.frontends.test_web_api import (
+    accept_invitations,
     bearer,
     create,
     local_client,
@@ -67,7 +68,8 @@ def test_the_deal_is_committed_at_creation_and_revealed_at_the_end(tmp_path: Pat
         response = client.post("/api/tables", json={"seats": ["human", "human"]})
         assert response.status_code == 201
         created = response.json()
-        table, tokens = created["table"], created["tokens"]
+        table = created["table"]
+        tokens: Any = accept_invitations(client, created)
         commitment = created["deal"]["commitment"]
         assert created["deal"] == {
             "commitment": commitment,
@@ -214,7 +216,7 @@ def test_bots_think_outside_the_event_loop(tmp_path: Path) -> None:
 def _play_out(lobby: Lobby, rng: random.Random, players: int = 2) -> str:
     """Create a table of humans and play it to the end with random moves, directly."""
     request = parse_new_table({"seats": ["human"] * players})
-    table, _ = lobby.create(request)
+    table, _, _ = lobby.create(request)
     match = table.match
     while not match.is_over:
         seat = match.state.current_player
@@ -275,7 +277,7 @@ def test_start_up_replays_only_the_open_tables(
     lobby = Lobby.open(db)
     rng = random.Random(2)
     finished = [_play_out(lobby, rng) for _ in range(20)]
-    table, _ = lobby.create(parse_new_table({"seats": ["human", "human"]}))
+    table, _, _ = lobby.create(parse_new_table({"seats": ["human", "human"]}))
     lobby.close()
     replayed: list[str] = []
     real_restore = Table.restore.__func__  # type: ignore[attr-defined]
@@ -375,10 +377,16 @@ def test_a_full_disk_answers_503_stores_nothing_and_recovers(tmp_path: Path) -> 
             (pages,) = connection.execute("PRAGMA page_count").fetchone()
         store.limit_pages(pages)  # the disk is full: not one more page
         # Fill what is left of the last pages, so that the next write needs a new one.
-        filler = client.post("/api/tables", json={"seats": ["human", "human"]})
-        while filler.status_code == 201:
-            open_tables.append((filler.json()["table"], filler.json()["tokens"]))
+        while True:
             filler = client.post("/api/tables", json={"seats": ["human", "human"]})
+            if filler.status_code != 201:
+                break
+            made = filler.json()
+            invitation = {"invitation": made["invitations"]["1"]}
+            filler = client.post(f"/api/tables/{made['table']}/accept", json=invitation)
+            if filler.status_code != 200:
+                break  # the exchange does not fit either: nothing stored, the seat free
+            open_tables.append((made["table"], {**made["tokens"], "1": filler.json()["token"]}))
         assert filler.status_code == 503
         assert filler.headers["retry-after"] == "30"
         # And the room left in the pages of the actions: moves until one does not fit

@@ -109,7 +109,7 @@ def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> 
         record = cr.GameRecord(setup.options, setup.seed, table.actions)
         assert cr.records.final_state(record) == _final(setup.id), setup.id
         assert setup.options.refill_trigger == "capture"
-    assert _user_version(legacy_db) == SCHEMA_VERSION == 4
+    assert _user_version(legacy_db) == SCHEMA_VERSION == 5
     for table in tables:  # made before commitments: no salt; all open until replayed
         assert table.setup.salt is None
         assert table.status == "open"
@@ -119,11 +119,12 @@ def test_the_database_opens_upgraded_and_replays_its_tables(legacy_db: Path) -> 
         assert table.claimed == tuple(
             i for i, kind in enumerate(table.setup.seats) if kind == "human"
         )
+        assert set(table.setup.invitation_hashes) == {None}  # held seats: no invitation
     after = _stored_options(legacy_db)
     for table_id, options in before.items():  # the same options, refill_trigger added
         assert after[table_id] == {**options, "refill_trigger": "capture"}
         assert list(after[table_id]) == list(cr.GameOptions(num_players=2).to_json())
-    reopened = SQLiteStore(legacy_db)  # a second opening finds version 4: nothing to do
+    reopened = SQLiteStore(legacy_db)  # a second opening finds version 5: nothing to do
     try:
         assert reopened.tables() == tables
     finally:

@@ -407,7 +407,7 @@ def test_the_web_tables_tell_ismcts_what_its_seat_saw_across_restarts(
     request = tables.parse_new_table({"seats": ["human", "ismcts:iterations=2"], "seed": 7})
     lobby = tables.Lobby.open(db)
     lobbies.append(lobby)
-    table, _ = lobby.create(request)
+    table, _, _ = lobby.create(request)
     runner = ThreadBotRunner()  # the bot decides in this process, where the spy is
     asyncio.run(table.run_bots(runner))
     for stop in (30, None):

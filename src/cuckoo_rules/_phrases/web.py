@@ -101,7 +101,6 @@ ENGLISH: dict[str, str] = {
     # Sharing.
     "web.invite": "Invite and watch",
     "web.share_seat": "Seat {seat} ({player}) is free: send this link to a friend",
-    "web.share_seat_taken": "Seat {seat} ({player}): its link",
     "web.share_watch": "Spectators: watch this table",
     "web.copy": "Copy link",
     "web.copied": "Copied",
@@ -346,7 +345,6 @@ GERMAN: dict[str, str] = {
     "web.notice": "Zug {move}: {text}",
     "web.invite": "Einladen und zuschauen",
     "web.share_seat": "Platz {seat} ({player}) ist frei: schicke diesen Link einem Freund",
-    "web.share_seat_taken": "Platz {seat} ({player}): sein Link",
     "web.share_watch": "Zuschauer: diesen Tisch ansehen",
     "web.copy": "Link kopieren",
     "web.copied": "Kopiert",
@@ -590,7 +588,6 @@ RUSSIAN: dict[str, str] = {
     "web.notice": "Ход {move}: {text}",
     "web.invite": "Пригласить и наблюдать",
     "web.share_seat": "Место {seat} ({player}) свободно: отправьте эту ссылку другу",
-    "web.share_seat_taken": "Место {seat} ({player}): его ссылка",
     "web.share_watch": "Зрителям: смотреть этот стол",
     "web.copy": "Копировать ссылку",
     "web.copied": "Скопировано",

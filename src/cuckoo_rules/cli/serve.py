@@ -1,13 +1,16 @@
 """``cuckoo-rules serve``: serve games in the browser over HTTP (needs the ``web`` extra).
 
-The server is :mod:`cuckoo_rules.web`'s; this module reads the arguments, binds the
-port, builds the application (:func:`cuckoo_rules.web.create_app`) and runs it with
-uvicorn.
+The server is :mod:`cuckoo_rules.web`'s; this module reads the arguments, raises the
+open-file limit, binds the port, builds the application
+(:func:`cuckoo_rules.web.create_app`) and runs it with uvicorn, with the connection
+limits of :mod:`cuckoo_rules.web.server`. Every limit has a flag (docs/security.md
+lists them).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 from typing import Any
 
 from .parser import PROG, Commands, command_failed
@@ -69,13 +72,131 @@ def add_command(commands: Commands) -> None:
         "--max-tables-per-client",
         type=int,
         metavar="N",
-        help="most open tables created from one address (default: 20)",
+        help="most open tables created by one client (see --ipv4-prefix) (default: 20)",
+    )
+    serve.add_argument(
+        "--tables-per-minute",
+        type=float,
+        metavar="N",
+        help="tables one client may create a minute, and at once; more get 429 (default: 20)",
+    )
+    serve.add_argument(
+        "--tables-per-minute-total",
+        type=float,
+        metavar="N",
+        help="tables all clients together may create a minute (default: 200)",
     )
     serve.add_argument(
         "--expire-after",
         type=float,
         metavar="HOURS",
         help="hours without a move after which a table expires (default: 168, a week)",
+    )
+    serve.add_argument(
+        "--expire-unplayed",
+        type=float,
+        metavar="MINUTES",
+        help=(
+            "minutes without a move after which a table where no human has moved yet "
+            "expires (default: 15)"
+        ),
+    )
+    serve.add_argument(
+        "--max-streams",
+        type=int,
+        metavar="N",
+        help=(
+            "most spectators' push streams in all, more get 503; seats' own streams are "
+            "not counted (default: 1000, or half the connections the open-file limit allows)"
+        ),
+    )
+    serve.add_argument(
+        "--max-streams-per-table",
+        type=int,
+        metavar="N",
+        help="most spectators' push streams on one table (default: 32)",
+    )
+    serve.add_argument(
+        "--max-streams-per-client",
+        type=int,
+        metavar="N",
+        help="most spectators' push streams of one client (default: 10)",
+    )
+    serve.add_argument(
+        "--max-streams-per-seat",
+        type=int,
+        metavar="N",
+        help="most push streams of one seat's token; one more ends the oldest (default: 2)",
+    )
+    serve.add_argument(
+        "--hint-queue",
+        type=int,
+        metavar="N",
+        help="most hint searches waiting their turn, in all; more get 429 (default: 64)",
+    )
+    serve.add_argument(
+        "--hint-queue-per-client",
+        type=int,
+        metavar="N",
+        help="most hint searches of one client waiting their turn; more get 429 (default: 4)",
+    )
+    serve.add_argument(
+        "--ipv4-prefix",
+        type=int,
+        metavar="BITS",
+        help=(
+            "IPv4 addresses sharing these first bits count as one client for every limit "
+            "per client; every loopback address is one client (default: 32)"
+        ),
+    )
+    serve.add_argument(
+        "--ipv6-prefix",
+        type=int,
+        metavar="BITS",
+        help="IPv6 addresses sharing these first bits count as one client (default: 64)",
+    )
+    serve.add_argument(
+        "--trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help=(
+            "a reverse proxy whose X-Forwarded-For names the client (repeatable; an address "
+            "or a network). By default no header is believed: the client is the address "
+            "connecting"
+        ),
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=(
+            "seconds a request's headers may take to arrive; slower clients get 408 and "
+            "are dropped (default: 10)"
+        ),
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="seconds a request's body may take to arrive after its headers (default: 15)",
+    )
+    serve.add_argument(
+        "--fd-reserve",
+        type=int,
+        metavar="N",
+        help=(
+            "open files kept free for the store and the bot workers: connections beyond "
+            "the open-file limit less these get 503 (default: 64, plus 8 per bot worker)"
+        ),
+    )
+    serve.add_argument(
+        "--log-lines-per-minute",
+        type=int,
+        metavar="N",
+        help=(
+            "lines of one kind logged a minute at most, such as refused connections (default: 10)"
+        ),
     )
     serve.add_argument(
         "--allow-host",
@@ -105,6 +226,29 @@ def _without_password(db: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
+def _app_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits of :func:`~cuckoo_rules.web.create_app` given as flags (in its units)."""
+    minutes = args.expire_unplayed
+    hours = args.expire_after
+    given = {
+        "max_open": args.max_tables,
+        "max_open_per_client": args.max_tables_per_client,
+        "tables_per_minute": args.tables_per_minute,
+        "tables_per_minute_total": args.tables_per_minute_total,
+        "expire_after": None if hours is None else hours * 3600,
+        "expire_unplayed": None if minutes is None else minutes * 60,
+        "max_streams": args.max_streams,
+        "max_streams_per_table": args.max_streams_per_table,
+        "max_streams_per_client": args.max_streams_per_client,
+        "max_streams_per_seat": args.max_streams_per_seat,
+        "hint_queue": args.hint_queue,
+        "hint_queue_per_client": args.hint_queue_per_client,
+        "ipv4_prefix": args.ipv4_prefix,
+        "ipv6_prefix": args.ipv6_prefix,
+    }
+    return {name: value for name, value in given.items() if value is not None}
+
+
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Bind the port, load the tables, print the URL and serve until interrupted.
 
@@ -112,22 +256,65 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     and 2 if the web extra is not installed. After SIGTERM, uvicorn shuts down cleanly
     and then ends the process with that signal.
     """
+    import ipaddress
     import socket
     import sqlite3
+
+    import attrs
 
     port: int = args.port
     if not 0 <= port <= 65535:
         parser.error(f"argument --port: {port} is not in 0..65535")
     try:
-        import uvicorn
-
         from ..web import create_app
         from ..web.errors import StorageError
         from ..web.guard import LOOPBACK_HOSTS, AllowedHosts
+        from ..web.server import (
+            FD_RESERVE,
+            FD_RESERVE_PER_WORKER,
+            LOG_LINES_PER_MINUTE,
+            ConnectionLimits,
+            Server,
+            connection_budget,
+            raise_open_files,
+            server_config,
+        )
     except ModuleNotFoundError as error:
-        if (error.name or "").partition(".")[0] not in ("starlette", "uvicorn", "sse_starlette"):
+        if (error.name or "").partition(".")[0] not in (
+            "starlette",
+            "uvicorn",
+            "sse_starlette",
+            "h11",
+        ):
             raise
         return command_failed("serve", _WEB_EXTRA_HINT, 2)
+    try:  # the server's flags, checked before anything is opened
+        limits = ConnectionLimits(
+            **{
+                name: value
+                for name, value in (
+                    ("header_timeout", args.header_timeout),
+                    ("body_timeout", args.body_timeout),
+                )
+                if value is not None
+            }
+        )
+    except ValueError as error:
+        parser.error(str(error))
+    log_lines = (
+        LOG_LINES_PER_MINUTE if args.log_lines_per_minute is None else args.log_lines_per_minute
+    )
+    if log_lines < 1:
+        parser.error(
+            f"argument --log-lines-per-minute: expected a positive number, got {log_lines}"
+        )
+    for proxy in args.trust_proxy:
+        try:
+            if proxy != "*":
+                ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            parser.error(f"argument --trust-proxy: {proxy!r} is not an address or a network")
+    files = raise_open_files()  # before anything is opened, bot workers included
     allowed_hosts = (*LOOPBACK_HOSTS, *args.allow_host)
     shown_db = _without_password(args.db)
     try:
@@ -152,35 +339,49 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return command_failed("serve", f"cannot listen on {args.host} port {port}: {error}")
     with sock:
         try:
-            limits: dict[str, Any] = {
-                name: value
-                for name, value in (
-                    ("max_open", args.max_tables),
-                    ("max_open_per_client", args.max_tables_per_client),
-                    (
-                        "expire_after",
-                        None if args.expire_after is None else args.expire_after * 3600,
-                    ),
-                )
-                if value is not None
-            }
             app = create_app(
-                args.db, allowed_hosts=allowed_hosts, bot_workers=args.bot_workers, **limits
+                args.db,
+                allowed_hosts=allowed_hosts,
+                bot_workers=args.bot_workers,
+                **_app_limits(args),
             )
         except (OSError, sqlite3.Error, StorageError) as error:
             return command_failed("serve", f"cannot use the database {shown_db}: {error}")
         except ValueError as error:
             parser.error(str(error))
+        reserve = args.fd_reserve
+        if reserve is None:
+            reserve = FD_RESERVE + FD_RESERVE_PER_WORKER * max(args.bot_workers, 0)
+        budget = connection_budget(max(reserve, 0))
+        streams = app.state.api.streams
+        if budget is not None:  # spectators cannot take every connection
+            streams.most = min(streams.most, max(budget // 2, 1))
         host, real_port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(f"{PROG} serving on http://{shown}:{real_port}/ (database {shown_db})", flush=True)
         # Push streams end by themselves when the server stops (sse-starlette hears the
         # signal); anything still open after 10 s is cancelled rather than waited for.
-        config = uvicorn.Config(
-            app, log_level="info", access_log=False, lifespan="on", timeout_graceful_shutdown=10
+        config = server_config(
+            app,
+            attrs.evolve(limits, max_connections=budget),
+            trusted_proxies=args.trust_proxy,
+            log_lines_per_minute=log_lines,
+            log_level="info",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=10,
+        )
+        logging.getLogger("uvicorn.error").info(
+            "open files: at most %s%s; connections: at most %s (%d files kept for the store "
+            "and the bot workers); spectators' streams: at most %d",
+            "unknown" if files is None else files[1],
+            "" if files is None or files[0] == files[1] else f" (raised from {files[0]})",
+            "no limit" if budget is None else budget,
+            reserve,
+            streams.most,
         )
         try:
-            uvicorn.Server(config).run(sockets=[sock])
+            Server(config).run(sockets=[sock])
         except KeyboardInterrupt:  # uvicorn has shut down cleanly, then re-raises Ctrl-C
             return 130
     return 0

@@ -7,7 +7,8 @@ runner (:mod:`cuckoo_rules.web.bots`), and assembles the application: the routes
 guard (:class:`~cuckoo_rules.web.guard.HttpGuard`); and the handlers that turn errors
 into JSON answers (every error is ``{"error": "<what and where>"}``, with the status of
 its :class:`~cuckoo_rules.web.errors.ApiError`, 503 and ``Retry-After`` for a store that
-cannot take a write now, 500 for a fault of the server).
+cannot take a write now, 500 for a fault of the server; a client that leaves before its
+request is read is one line of the log, not a traceback).
 """
 
 from __future__ import annotations
@@ -20,18 +21,37 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from .bots import BOT_TIMEOUT, BotRunner, ProcessBotRunner, ThreadBotRunner
 from .documents import json_response, meta_document
 from .errors import ApiError, StorageUnavailable
-from .guard import LOOPBACK_HOSTS, AllowedHosts, HttpGuard, echo
-from .lobby import EXPIRE_AFTER, MAX_OPEN_TABLES, MAX_OPEN_TABLES_PER_CLIENT, Lobby
+from .guard import (
+    IPV4_PREFIX,
+    IPV6_PREFIX,
+    LOOPBACK_HOSTS,
+    AllowedHosts,
+    HttpGuard,
+    check_prefixes,
+    echo,
+)
+from .lobby import (
+    EXPIRE_AFTER,
+    EXPIRE_UNPLAYED,
+    MAX_OPEN_TABLES,
+    MAX_OPEN_TABLES_PER_CLIENT,
+    TABLES_PER_MINUTE,
+    TABLES_PER_MINUTE_TOTAL,
+    Lobby,
+)
 from .routes import HINT_MOVES, STATIC_DIR, routes
 from .service import Service
+from .shares import HINT_QUEUE, HINT_QUEUE_PER_CLIENT, HintQueue
 from .streams import (
     MAX_STREAMS,
+    MAX_STREAMS_PER_CLIENT,
+    MAX_STREAMS_PER_SEAT,
     MAX_STREAMS_PER_TABLE,
     STREAM_PING,
     STREAM_REMATCH_WAIT,
@@ -71,15 +91,24 @@ def create_app(
     *,
     max_body: int = MAX_BODY,
     hint_simulations: int = HINT_SIMULATIONS,
+    hint_queue: int = HINT_QUEUE,
+    hint_queue_per_client: int = HINT_QUEUE_PER_CLIENT,
     bot_runner: BotRunner | None = None,
     bot_workers: int = 2,
     bot_timeout: float = BOT_TIMEOUT,
     max_open: int = MAX_OPEN_TABLES,
     max_open_per_client: int = MAX_OPEN_TABLES_PER_CLIENT,
     expire_after: float = EXPIRE_AFTER,
+    expire_unplayed: float = EXPIRE_UNPLAYED,
+    tables_per_minute: float = TABLES_PER_MINUTE,
+    tables_per_minute_total: float = TABLES_PER_MINUTE_TOTAL,
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
     max_streams: int = MAX_STREAMS,
     max_streams_per_table: int = MAX_STREAMS_PER_TABLE,
+    max_streams_per_client: int = MAX_STREAMS_PER_CLIENT,
+    max_streams_per_seat: int = MAX_STREAMS_PER_SEAT,
+    ipv4_prefix: int = IPV4_PREFIX,
+    ipv6_prefix: int = IPV6_PREFIX,
     stream_ping: float = STREAM_PING,
     stream_rematch_wait: float = STREAM_REMATCH_WAIT,
 ) -> Starlette:
@@ -98,6 +127,9 @@ def create_app(
             ``postgresql://`` URL (several server processes may share it).
         max_body: The largest request body accepted, in bytes.
         hint_simulations: The budget of each hint's search, in simulations.
+        hint_queue: The most hint searches waiting their turn, in all (more get 429).
+        hint_queue_per_client: The most hint searches of one client waiting their
+            turn (more get 429).
         bot_runner: Where bot decisions run; by default a
             :class:`~cuckoo_rules.web.bots.ProcessBotRunner` of ``bot_workers``
             processes, each decision stopped after ``bot_timeout`` seconds.
@@ -107,14 +139,26 @@ def create_app(
             that overruns is abandoned but not stopped).
         bot_timeout: The longest one bot decision may take, in seconds.
         max_open: The most open tables in all.
-        max_open_per_client: The most open tables one client address may have created.
+        max_open_per_client: The most open tables one client may have created.
         expire_after: Seconds without a move after which an open table expires.
+        expire_unplayed: Seconds without a move after which an open table where no
+            human seat has moved yet expires.
+        tables_per_minute: The tables one client may create a minute (and at once).
+        tables_per_minute_total: The tables all clients may create a minute.
         allowed_hosts: The ``Host`` names answered, on any port; other requests get 400
             (:class:`~cuckoo_rules.web.guard.AllowedHosts`: ``"*"`` allows any,
             ``"*.example.org"`` a domain and its subdomains). The loopback names by
             default.
-        max_streams: The most push streams open in all (more get 503).
-        max_streams_per_table: The most push streams open on one table (more get 429).
+        max_streams: The most spectators' push streams open in all (more get 503).
+        max_streams_per_table: The most spectators' push streams open on one table
+            (more get 429).
+        max_streams_per_client: The most spectators' push streams one client keeps open
+            (more get 429).
+        max_streams_per_seat: The most push streams of one seat's token (one more ends
+            the oldest): seats' streams never wait for spectators'.
+        ipv4_prefix: The bits of an IPv4 address that name a client (every loopback
+            address is one client): :func:`~cuckoo_rules.web.guard.client_key`.
+        ipv6_prefix: The bits of an IPv6 address that name a client.
         stream_ping: Seconds between the pings of an idle push stream.
         stream_rematch_wait: Seconds a push stream stays open after its game is over,
             to push a rematch (0: it ends with the game).
@@ -132,25 +176,41 @@ def create_app(
         ['/', '/api/bots', '/api/meta', '/api/phrases/{language}', '/api/lobby', \
 '/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/stream', \
 '/api/tables/{table_id}/actions', '/api/tables/{table_id}/join', \
+'/api/tables/{table_id}/accept', '/api/tables/{table_id}/handover', \
 '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/hint', '/static']
         >>> app.state.lobby.close()
     """
     hosts = AllowedHosts(allowed_hosts)
     _check_numbers(
-        hint_simulations, max_streams, max_streams_per_table, stream_ping, stream_rematch_wait
+        hint_simulations,
+        {
+            "max_streams": max_streams,
+            "max_streams_per_table": max_streams_per_table,
+            "hint_queue": hint_queue,
+            "hint_queue_per_client": hint_queue_per_client,
+        },
+        stream_ping,
+        stream_rematch_wait,
+    )
+    check_prefixes(ipv4_prefix, ipv6_prefix)
+    hints = HintQueue(hint_queue, hint_queue_per_client)
+    streams = Streams(
+        max_streams, max_streams_per_table, max_streams_per_client, max_streams_per_seat
     )
     lobby = Lobby.open(
         db_path,
         max_open=max_open,
         max_open_per_client=max_open_per_client,
         expire_after=expire_after,
+        expire_unplayed=expire_unplayed,
+        tables_per_minute=tables_per_minute,
+        tables_per_minute_total=tables_per_minute_total,
     )
     try:
         runner = _bot_runner(bot_runner, bot_workers, bot_timeout)
     except BaseException:
         lobby.close()
         raise
-    streams = Streams(max_streams, max_streams_per_table)
     service = Service(
         lobby,
         runner,
@@ -159,7 +219,9 @@ def create_app(
         streams,
         float(stream_ping),
         float(stream_rematch_wait),
+        hints,
     )
+    service.client_prefixes = (ipv4_prefix, ipv6_prefix)
     app = Starlette(
         routes=routes(service),
         lifespan=service.lifespan,
@@ -173,18 +235,17 @@ def create_app(
 
 def _check_numbers(
     hint_simulations: int,
-    max_streams: int,
-    max_streams_per_table: int,
+    counts: dict[str, int],
     stream_ping: float,
     stream_rematch_wait: float,
 ) -> None:
-    """Refuse the numbers of :func:`create_app` that are out of range (``ValueError``)."""
+    """Refuse the numbers of :func:`create_app` that are out of range (``ValueError``).
+
+    ``counts`` are limits that must be positive integers, by argument name.
+    """
     if type(hint_simulations) is not int or hint_simulations < 1:
         raise ValueError(f"hint_simulations: expected a positive integer, got {hint_simulations!r}")
-    for name, value in (
-        ("max_streams", max_streams),
-        ("max_streams_per_table", max_streams_per_table),
-    ):
+    for name, value in counts.items():
         if type(value) is not int or value < 1:
             raise ValueError(f"{name}: expected a positive integer, got {value!r}")
     if not isinstance(stream_ping, int | float) or not 0 < stream_ping <= 3600:
@@ -239,6 +300,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": message}, exc.status_code, headers=exc.headers)
 
 
+async def _client_left(request: Request, exc: Exception) -> Response:
+    # The client closed the connection before sending its whole body: nobody is left to
+    # answer, and nothing failed here. One line, not a traceback.
+    assert isinstance(exc, ClientDisconnect)
+    _logger.warning(
+        "%s %s: the client left before sending its whole request",
+        echo(request.method),
+        echo(request.url.path),
+    )
+    return Response(status_code=400)  # never sent: the connection is gone
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     # Starlette re-raises the exception afterwards, for the server to log it.
     return JSONResponse({"error": "internal server error"}, 500)
@@ -248,5 +321,6 @@ _HANDLERS: dict[Any, Callable[[Request, Exception], Coroutine[Any, Any, Response
     ApiError: _api_error,
     StorageUnavailable: _storage_error,
     HTTPException: _http_error,
+    ClientDisconnect: _client_left,
     Exception: _server_error,
 }

@@ -18,6 +18,11 @@ second try fails too, the greedy bot (:class:`~cuckoo_rules.bots.GreedyBot`, wit
 same seed) plays that move instead, and the returned note says so. A table therefore
 never waits for ever on a broken bot, and the note is stored with the move, so a restart
 replays the move instead of asking the bot again.
+
+The decisions share the workers fairly: each waits for a worker in the turns of a
+:class:`~cuckoo_rules.web.shares.FairShares` (per client, then per table), so one client's
+many tables cannot hold the workers: another client's decision is the next to start, at
+once while a worker is kept for other clients.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from ..bots.specs import BotSpec, parse_bot_spec
 from ..engine import legal_actions
 from ..events import Event
 from ..views import PlayerView
+from .shares import FairShares
 
 __all__ = [
     "BOT_TIMEOUT",
@@ -121,23 +127,38 @@ def _greedy(job: BotJob) -> Action:
 
 
 class BotRunner(abc.ABC):
-    """Runs bot decisions away from the server's request handling.
+    """Runs bot decisions away from the server's request handling, in fair turns.
 
     Args:
         timeout: The longest one decision may take, in seconds.
         decide: The function a decision runs (:func:`decide`; tests pass another one,
             which must be a module-level function for the process runner).
+        workers: How many decisions run at once; the others wait in :attr:`shares`.
 
     Raises:
-        ValueError: If ``timeout`` is not a positive number.
+        ValueError: If ``timeout`` is not a positive number, or ``workers`` not an
+            integer from 1 to 64.
+
+    Attributes:
+        timeout: As given.
+        workers: As given.
+        shares: The turns of the decisions waiting for a worker (per client, then per
+            table).
     """
 
     def __init__(
-        self, timeout: float = BOT_TIMEOUT, decide: Callable[[BotJob], Action] = decide
+        self,
+        timeout: float = BOT_TIMEOUT,
+        decide: Callable[[BotJob], Action] = decide,
+        workers: int = 2,
     ) -> None:
         if not isinstance(timeout, int | float) or not 0 < timeout < 3600:
             raise ValueError(f"timeout: expected a number of seconds in (0, 3600), got {timeout!r}")
+        if type(workers) is not int or not 1 <= workers <= 64:
+            raise ValueError(f"workers: expected an integer from 1 to 64, got {workers!r}")
         self.timeout = float(timeout)
+        self.workers = workers
+        self.shares = FairShares(workers)
         self._decide = decide
 
     @abc.abstractmethod
@@ -175,15 +196,21 @@ class BotRunner(abc.ABC):
                 return Decision(action)
         return _stand_in(job, name, failures)
 
-    async def decide(self, job: BotJob, name: str = "") -> Decision:
+    async def decide(
+        self, job: BotJob, name: str = "", *, client: str = "", table: str = ""
+    ) -> Decision:
         """Decide a job: the bot's legal choice, or greedy's after two failures.
 
         The :data:`INLINE_KINDS` are decided here (:meth:`decide_here`); the others in
-        the runner's workers, each try stopped after :attr:`timeout` seconds.
+        the runner's workers, each try in its turn (:attr:`shares`) and stopped after
+        :attr:`timeout` seconds.
 
         Args:
             job: The decision.
             name: The seat's name, for the note (``"P1 ismcts"``).
+            client: Who the decision is for (the client that created the table), whose
+                decisions take turns with other clients'.
+            table: The table it is for (a client's tables take turns).
 
         Returns:
             The action, and a note if greedy played it.
@@ -194,7 +221,8 @@ class BotRunner(abc.ABC):
         failures: list[str] = []
         for _ in range(2):
             try:
-                action = await self._run(job)
+                async with self.shares.turn(client, table):
+                    action = await self._run(job)
             except (TimeoutError, FutureTimeout):
                 failures.append(f"no answer within {self.timeout:g} s")
                 continue
@@ -234,7 +262,16 @@ class ThreadBotRunner(BotRunner):
     Args:
         timeout: As for :class:`BotRunner`.
         decide: As for :class:`BotRunner`.
+        workers: As for :class:`BotRunner`: the threads deciding at once.
     """
+
+    def __init__(
+        self,
+        timeout: float = BOT_TIMEOUT,
+        decide: Callable[[BotJob], Action] = decide,
+        workers: int = 4,
+    ) -> None:
+        super().__init__(timeout, decide, workers)
 
     async def _run(self, job: BotJob) -> Action:
         return await asyncio.wait_for(asyncio.to_thread(self._decide, job), self.timeout)
@@ -245,7 +282,9 @@ class ProcessBotRunner(BotRunner):
 
     The workers are started (with ``spawn``) when the first decision comes, and each
     worker is replaced after :attr:`max_tasks` decisions, so no bot's memory grows in
-    it for ever.
+    it for ever. A decision goes to the pool only when a worker is free, in its turn
+    (:attr:`~BotRunner.shares`), so the pool's own queue (first come, first served)
+    stays empty.
 
     Args:
         workers: The number of worker processes.
@@ -266,12 +305,9 @@ class ProcessBotRunner(BotRunner):
         decide: Callable[[BotJob], Action] = decide,
         max_tasks: int = 1000,
     ) -> None:
-        super().__init__(timeout, decide)
-        if type(workers) is not int or not 1 <= workers <= 64:
-            raise ValueError(f"workers: expected an integer from 1 to 64, got {workers!r}")
+        super().__init__(timeout, decide, workers)
         from pebble import ProcessPool
 
-        self.workers = workers
         self.max_tasks = max_tasks
         self._pool = ProcessPool(
             max_workers=workers,

@@ -8,19 +8,31 @@
   web page whose name an attacker points at 127.0.0.1 (DNS rebinding) cannot talk to it;
 - a POST, PUT, PATCH or DELETE whose ``Content-Type`` is not ``application/json``
   (415): a web page can send any other site a "simple" cross-site request with a
-  ``text/plain`` or form body, or none, without asking first, but not a JSON one.
+  ``text/plain`` or form body, or none, without asking first, but not a JSON one. A
+  request with no body at all (no ``Content-Type``, no ``Transfer-Encoding``, no
+  ``Content-Length`` or ``0``) that carries a seat's token (``Authorization: Bearer``)
+  needs none (a rematch): a page cannot send that header to another site without asking
+  first either, and a browser never adds it by itself.
 
 Both refusals are JSON, ``{"error": "..."}``, before anything is read, stored or done.
 Every answer, refusals, pages, static files and server errors included, carries
 :data:`SECURITY_HEADERS`. Error messages quote at most :data:`ECHO_LIMIT` characters of
 what they got (:func:`echo`).
+
+Who a client is, for the limits per client: :func:`client_key` counts a network, not an
+exact address (an IPv4 address, an IPv6 /64, every loopback address as one client), so
+that a client cannot multiply its share by using more addresses of its own; and
+:class:`TokenBuckets` limits how often something happens, per client and in all (the
+creation of tables).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Mapping
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from starlette.responses import JSONResponse
@@ -32,10 +44,16 @@ __all__ = [
     "BODY_METHODS",
     "CONTENT_SECURITY_POLICY",
     "ECHO_LIMIT",
+    "IPV4_PREFIX",
+    "IPV6_PREFIX",
+    "LOOPBACK_CLIENT",
     "LOOPBACK_HOSTS",
     "SECURITY_HEADERS",
     "AllowedHosts",
     "HttpGuard",
+    "TokenBuckets",
+    "check_prefixes",
+    "client_key",
     "echo",
 ]
 
@@ -67,6 +85,17 @@ application/json``)."""
 
 ECHO_LIMIT = 40
 """The most characters of what a request sent that an error message quotes."""
+
+IPV4_PREFIX = 32
+"""The IPv4 addresses counted as one client: those with the same first 32 bits (one
+address) by default (``serve --ipv4-prefix``)."""
+
+IPV6_PREFIX = 64
+"""The IPv6 addresses counted as one client: those with the same first 64 bits, the
+network a single host is commonly given (``serve --ipv6-prefix``)."""
+
+LOOPBACK_CLIENT = "loopback"
+"""The client every loopback address counts as (``127.0.0.0/8`` and ``::1``)."""
 
 _JSON_TYPE = "application/json"
 _SECURITY_NAMES = frozenset(name.lower().encode("latin-1") for name in SECURITY_HEADERS)
@@ -171,7 +200,8 @@ class HttpGuard:
 
     It refuses, before the application sees them, requests whose ``Host`` is not allowed
     (400) and requests of :data:`BODY_METHODS` whose ``Content-Type`` is not
-    ``application/json``, parameters such as ``charset=utf-8`` aside (415); it sets
+    ``application/json``, parameters such as ``charset=utf-8`` aside (415; a request
+    without a body that sends a bearer token needs no ``Content-Type``); it sets
     :data:`SECURITY_HEADERS` on every answer. When the application fails before
     answering, it answers 500 itself, with those headers, and lets the exception go on
     to be logged. A WebSocket whose ``Host`` is not allowed is closed before it opens
@@ -237,7 +267,7 @@ class HttpGuard:
         host_refusal = self._host_refusal(scope)
         if host_refusal is not None:
             return 400, host_refusal
-        if scope["method"] in BODY_METHODS:
+        if scope["method"] in BODY_METHODS and not _bodiless_with_token(scope):
             types = _header(scope, b"content-type")
             if len(types) != 1:
                 got = "none" if not types else f"{len(types)} Content-Type headers"
@@ -257,6 +287,21 @@ class HttpGuard:
         if not self.allowed_hosts.allows(hosts[0]):
             return f"Host: {short_repr(hosts[0])} is not allowed: {_HOST_HELP}"
         return None
+
+
+def _bodiless_with_token(scope: Scope) -> bool:
+    """Whether a request declares no body and no ``Content-Type``, and sends a token.
+
+    A page may send such a request to another site only after asking (a preflight), as
+    it would a JSON one: ``Authorization`` is not a header it may send freely, and a
+    browser adds a ``Basic`` one by itself at most, never a ``Bearer`` one.
+    """
+    if _header(scope, b"content-type") or _header(scope, b"transfer-encoding"):
+        return False
+    tokens = _header(scope, b"authorization")
+    if len(tokens) != 1 or tokens[0].strip()[:7].lower() != "bearer ":
+        return False
+    return all(length.strip() == "0" for length in _header(scope, b"content-length"))
 
 
 def _header(scope: Scope, name: bytes) -> list[str]:
@@ -312,3 +357,172 @@ def _host_of(header: str) -> str | None:
     if rest and not (rest[0] == ":" and _PORT.fullmatch(rest[1:])):
         return None
     return name
+
+
+def client_key(address: str, ipv4_prefix: int = IPV4_PREFIX, ipv6_prefix: int = IPV6_PREFIX) -> str:
+    """Return the client an address counts as, for every limit per client.
+
+    A client is a network, not an address: the IPv4 addresses that share their first
+    ``ipv4_prefix`` bits, the IPv6 addresses that share their first ``ipv6_prefix`` bits
+    (a host is commonly given a whole /64), and every loopback address is one client.
+    An IPv4 address written as IPv6 (``::ffff:192.0.2.7``) counts as the IPv4 one.
+
+    Args:
+        address: The client's address as the server sees it (``request.client.host``).
+        ipv4_prefix: The bits of an IPv4 address that name the client, 0 to 32.
+        ipv6_prefix: The bits of an IPv6 address that name the client, 0 to 128.
+
+    Returns:
+        :data:`LOOPBACK_CLIENT`, or the network in CIDR notation; ``address`` itself
+        (at most 64 characters) if it is not an IP address (a Unix socket, a test
+        client), and ``""`` for none.
+
+    Raises:
+        ValueError: If a prefix is out of range.
+
+    Example:
+        >>> client_key("203.0.113.7")
+        '203.0.113.7/32'
+        >>> client_key("2001:db8:1:2:aaaa::1"), client_key("2001:db8:1:2:bbbb::2")
+        ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+        >>> client_key("127.0.0.2"), client_key("::1"), client_key("203.0.113.7", 24)
+        ('loopback', 'loopback', '203.0.113.0/24')
+    """
+    check_prefixes(ipv4_prefix, ipv6_prefix)
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # without an IPv6 zone
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return LOOPBACK_CLIENT
+    prefix = ipv4_prefix if ip.version == 4 else ipv6_prefix
+    return str(ipaddress.ip_network((ip, prefix), strict=False))
+
+
+def check_prefixes(ipv4_prefix: int, ipv6_prefix: int) -> None:
+    """Refuse prefixes of :func:`client_key` out of range.
+
+    Raises:
+        ValueError: If ``ipv4_prefix`` is not 0 to 32 or ``ipv6_prefix`` not 0 to 128.
+    """
+    for name, value, most in (("ipv4_prefix", ipv4_prefix, 32), ("ipv6_prefix", ipv6_prefix, 128)):
+        if type(value) is not int or not 0 <= value <= most:
+            raise ValueError(f"{name}: expected a number of bits from 0 to {most}, got {value!r}")
+
+
+class TokenBuckets:
+    """How often something may happen, per client and in all: token buckets.
+
+    Each client has a bucket of ``per_client`` tokens and the server one of ``total``;
+    both fill at that many tokens per ``period`` seconds, up to full. Taking a token
+    from both is allowed; when either is empty, :meth:`take` says how long to wait.
+    At most ``clients`` buckets are kept: beyond, full ones are forgotten (a full
+    bucket is a new one), then the oldest. Safe to use from any thread.
+
+    Args:
+        per_client: Tokens per period for each client (and its burst).
+        total: Tokens per period for all clients together.
+        period: Seconds in which the buckets fill.
+        clients: The most clients whose buckets are kept.
+        clock: The clock, in seconds (:func:`time.monotonic`).
+
+    Raises:
+        ValueError: If a number is not positive.
+
+    Example:
+        >>> now = [0.0]
+        >>> buckets = TokenBuckets(2, 3, period=60, clock=lambda: now[0])
+        >>> [buckets.take("a"), buckets.take("a"), buckets.take("a")]
+        [0.0, 0.0, 30.0]
+        >>> buckets.take("b"), buckets.take("b")
+        (0.0, 20.0)
+        >>> now[0] = 20.0
+        >>> buckets.take("b")
+        0.0
+    """
+
+    __slots__ = (
+        "_buckets",
+        "_clients",
+        "_clock",
+        "_lock",
+        "_total",
+        "per_client",
+        "period",
+        "total",
+    )
+
+    def __init__(
+        self,
+        per_client: float,
+        total: float,
+        *,
+        period: float = 60.0,
+        clients: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        for name, value in (("per_client", per_client), ("total", total), ("period", period)):
+            if not isinstance(value, int | float) or not 0 < value < 1e9:
+                raise ValueError(f"{name}: expected a positive number, got {value!r}")
+        if type(clients) is not int or clients < 1:
+            raise ValueError(f"clients: expected a positive integer, got {clients!r}")
+        self.per_client = float(per_client)
+        self.total = float(total)
+        self.period = float(period)
+        self._clients = clients
+        self._clock = clock
+        self._lock = threading.Lock()
+        now = clock()
+        self._total = (self.total, now)
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, client: str) -> float:
+        """Take a token for ``client`` (and one from all) if both buckets have one.
+
+        Returns:
+            0.0 if the tokens were taken, else the seconds to wait until they can be
+            (nothing is taken then).
+        """
+        with self._lock:
+            now = self._clock()
+            total = _filled(self._total, self.total, self.period, now)
+            mine = _filled(self._buckets.get(client), self.per_client, self.period, now)
+            wait = max(
+                _wait(total, self.total, self.period), _wait(mine, self.per_client, self.period)
+            )
+            if wait > 0:
+                return wait
+            self._total = (total - 1, now)
+            self._buckets.pop(client, None)  # the last used, last in the order
+            self._buckets[client] = (mine - 1, now)
+            if len(self._buckets) > self._clients:
+                self._forget(now)
+            return 0.0
+
+    def _forget(self, now: float) -> None:
+        """Forget the full buckets; if still too many, the least recently used."""
+        full = [
+            client
+            for client, bucket in self._buckets.items()
+            if _filled(bucket, self.per_client, self.period, now) >= self.per_client
+        ]
+        for client in full:
+            del self._buckets[client]
+        excess = len(self._buckets) - self._clients
+        for client in list(self._buckets)[: max(excess, 0)]:
+            del self._buckets[client]
+
+
+def _filled(bucket: tuple[float, float] | None, size: float, period: float, now: float) -> float:
+    """The tokens in a bucket (``(tokens, when)``; ``None``: full) at ``now``."""
+    if bucket is None:
+        return size
+    tokens, when = bucket
+    return min(size, tokens + (now - when) * size / period)
+
+
+def _wait(tokens: float, size: float, period: float) -> float:
+    """Seconds until a bucket of ``tokens`` has one (0.0 if it has)."""
+    return 0.0 if tokens >= 1 else (1 - tokens) * period / size

@@ -8,8 +8,8 @@ ismcts)"``:
 
 - the bodies: a new table (:func:`parse_new_table`, with the limits on the bots' budget
   such as :data:`MAX_ISMCTS_ITERATIONS`), a player's name (:func:`parse_name`), a move
-  (:func:`parse_move`) and a join (:func:`parse_join`), read as JSON within a size
-  (:func:`read_json`);
+  (:func:`parse_move`), a join (:func:`parse_join`) and an invitation's exchange
+  (:func:`parse_accept`), read as JSON within a size (:func:`read_json`);
 - the request's bearer token (:func:`bearer_token`), its ``lang`` (:func:`language_param`)
   and ``after`` (:func:`after_param`) query parameters, and a push stream's
   ``Last-Event-ID`` header (:func:`last_event_id`).
@@ -38,6 +38,7 @@ from .stores.base import HUMAN
 
 __all__ = [
     "MAX_EXPERT_SIMULATIONS",
+    "MAX_INVITATION_LENGTH",
     "MAX_ISMCTS_ITERATIONS",
     "MAX_ISMCTS_SECONDS",
     "MAX_ISMCTS_WORK",
@@ -48,6 +49,7 @@ __all__ = [
     "bearer_token",
     "language_param",
     "last_event_id",
+    "parse_accept",
     "parse_join",
     "parse_move",
     "parse_name",
@@ -323,6 +325,40 @@ def parse_join(body: object) -> tuple[str, int | None]:
             f"seat: expected a seat number (an integer from 0), got {quote_json(seat)}"
         )
     return name, seat
+
+
+MAX_INVITATION_LENGTH = 128
+"""The longest invitation accepted (the server's are 43 characters)."""
+
+_INVITATION = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_INVITATION_LENGTH}}}")
+
+
+def parse_accept(body: object) -> tuple[str, str | None]:
+    """Check the body of an invitation's exchange: ``{"invitation": "...", "name": "Ann"}``.
+
+    ``name`` is optional: without it (or ``null``) the seat keeps the name its creator
+    gave it. The invitation is never quoted back in a message.
+
+    Returns:
+        The invitation and the name (``None``: keep the seat's).
+
+    Raises:
+        BadRequest: If the body is not such an object.
+    """
+    fields = {"invitation", "name"}
+    if not isinstance(body, dict) or "invitation" not in body or not set(body) <= fields:
+        raise BadRequest(
+            'body: expected {"invitation": <the invitation of the link>} and optionally '
+            '"name": <your name or null>'
+        )
+    invitation = body["invitation"]
+    if not isinstance(invitation, str) or not _INVITATION.fullmatch(invitation):
+        raise BadRequest(
+            "invitation: expected the invitation of a link (letters, digits, - and _, at "
+            f"most {MAX_INVITATION_LENGTH} characters)"
+        )
+    name = body.get("name")
+    return invitation, None if name is None else parse_name(name, "name")
 
 
 async def read_json(request: Request, max_body: int, *, required: bool = True) -> object:

@@ -21,11 +21,13 @@ and where>"}``):
 - ``POST /api/tables`` with ``{"seats": ["human", "greedy"], "options": {...}, "seed":
   42, "names": ["Ada", null], "lobby": false}`` (all but ``seats`` optional; ``seed``
   only with one human seat, as whoever chose it knows every hidden card): ``201`` and
-  ``{"table": id, "seats": [...], "tokens": {"0": token}, "move": 0, "deal":
-  {"commitment": ..., ...}, "names": [...]}``, one secret token per human seat (the
-  creator holds the first), the move number the first action answers and the commitment
-  to the deal (see :meth:`~cuckoo_rules.web.table.Table.deal`). Bots that are to begin
-  play in the background.
+  ``{"table": id, "seats": [...], "tokens": {"0": token}, "invitations": {"2": code},
+  "move": 0, "deal": {"commitment": ..., ...}, "names": [...]}``: the creator's token
+  (the first human seat, which the creator holds), one invitation per other human seat
+  (not a token: it buys that seat once, ``POST .../accept``), the move number the first
+  action answers and the commitment to the deal (see
+  :meth:`~cuckoo_rules.web.table.Table.deal`). Bots that are to begin play in the
+  background.
 - ``GET /api/tables/{id}[?after=N][&lang=L]``, with ``Authorization: Bearer <token>``
   for a seat or without it for a spectator: the table document
   (:meth:`~cuckoo_rules.web.table.Table.document`). The events of a table are numbered
@@ -54,19 +56,31 @@ and where>"}``):
 - ``POST /api/tables/{id}/join`` with ``{"name": "Ann"}`` (and optionally ``"seat":
   n``), no token: ``{"table", "seat", "token", "move"}``, a free human seat of a lobby
   table with a new token (403 if the table is not in the lobby, 409 if no seat or not
-  that one is free).
+  that one is free); the seat's invitation dies.
+- ``POST /api/tables/{id}/accept`` with ``{"invitation": code}`` (and optionally
+  ``"name": "Ann"``), no token: ``{"table", "seat", "token", "move"}``, the invitation's
+  seat with a new token, once (:meth:`~cuckoo_rules.web.seats.TableSeats.exchange`): the
+  invitation is dead from then on, in every server process (409 for an invitation used
+  or unknown, or a game over).
+- ``POST /api/tables/{id}/handover`` with a seat's token (the body ``{}`` or none):
+  ``{"table", "seat", "invitation", "move"}``; the token stops working at once, in every
+  server process and push stream, and the seat is free with that new invitation
+  (:meth:`~cuckoo_rules.web.seats.TableSeats.hand_over`; 409 once the game is over).
 - ``POST /api/tables/{id}/rematch`` with the token of a human seat, once the game is
   over: ``201`` and ``{"table": new_id, "move": 0, "deal": {...}}``, or ``200`` and the
-  same for the rematch another seat started already; every token of the old table plays
-  the same seat there (:meth:`~cuckoo_rules.web.lobby.Lobby.rematch`).
+  same for the rematch another seat started already; every token holding a seat of the
+  old table holds the same seat there, and a free seat's invitation invites to it too
+  (:meth:`~cuckoo_rules.web.lobby.Lobby.rematch`).
 - ``GET /api/tables/{id}/hint[?lang=L]`` with the token of the seat to act: ``{"move":
   n, "simulations": s, "hints": [{"action": {...}, "text": "You lay ...", "win_chance":
   0.54}, ...]}`` (:func:`~cuckoo_rules.web.documents.encode_hint`), the expert's three
   best moves (:func:`cuckoo_rules.bots.expert.hint` with
   :data:`~cuckoo_rules.web.app.HINT_SIMULATIONS` simulations), computed from the seat's
   view and :meth:`Match.knowledge <cuckoo_rules.Match.knowledge>` only, in a worker
-  thread, one search at a time. The last hint of each table is kept, so asking again at
-  the same move costs nothing.
+  thread, one search at a time, in turns per client and table
+  (:class:`~cuckoo_rules.web.shares.HintQueue`: one search per seat, a bounded queue,
+  no search for a client that has gone). The last hint of each table is kept, so asking
+  again at the same move costs nothing.
 
 Statuses: 400 malformed request (or a ``Host`` not allowed, or an unknown ``lang``), 401
 missing or unknown token, 403 joining a table that is not in the lobby, 404 unknown
@@ -74,12 +88,16 @@ table, path or phrase language, 405 wrong method, 409 not your turn, illegal act
 game over, an expired table, a stale ``move`` (the body then has the table's ``move``),
 a seat taken or a rematch before the end, 413 body over
 :data:`~cuckoo_rules.web.app.MAX_BODY` bytes, 415 a POST body not declared
-``Content-Type: application/json``, 429 too many open tables (in all or for the client's
-address) or streams of one table (with ``Retry-After``), 500 server fault, 501 a hint
-without the ``batch`` extra, 503 the storage cannot take a write now (a full disk) or
-too many streams in all (with ``Retry-After``). Every accepted action is committed to
-the store before the answer is sent; a refused request stores nothing. A seat's token
-used in a request that succeeds claims the seat (it is no longer ``free``). Every answer
+``Content-Type: application/json``, 429 too many open tables (in all or for the
+client), too many tables created this minute, or too many spectators' streams of one
+table or one client, or too many hints waiting (in all or of the client) or the seat's
+hint of an earlier move being searched (with ``Retry-After``), 500 server fault, 501 a
+hint without the ``batch`` extra, 503 the storage cannot take a write now (a full disk) or too many
+spectators' streams in all (with ``Retry-After``). A client is a network
+(:func:`~cuckoo_rules.web.guard.client_key`). Every accepted action is committed to
+the store before the answer is sent; a refused request stores nothing. A token holds
+its seat until it is handed over; a seat is ``free`` until its invitation is exchanged
+(or it is joined). Every answer
 carries the headers of :data:`cuckoo_rules.web.guard.SECURITY_HEADERS` (see
 :mod:`cuckoo_rules.web.guard`).
 """
@@ -101,13 +119,16 @@ from .documents import encode_hint, encode_lobby_entry, json_response, meta_docu
 from .errors import BadRequest, NotAvailable, NotFound
 from .parsing import (
     after_param,
+    bearer_token,
     language_param,
     last_event_id,
+    parse_accept,
     parse_join,
     parse_move,
     parse_new_table,
     quote_json,
 )
+from .seats import hash_token
 from .service import Service
 from .streams import open_stream
 from .table import Table
@@ -144,6 +165,8 @@ def routes(service: Service) -> list[BaseRoute]:
         Route("/api/tables/{table_id}/stream", api.stream, methods=["GET"]),
         Route("/api/tables/{table_id}/actions", api.post_action, methods=["POST"]),
         Route("/api/tables/{table_id}/join", api.join, methods=["POST"]),
+        Route("/api/tables/{table_id}/accept", api.accept, methods=["POST"]),
+        Route("/api/tables/{table_id}/handover", api.handover, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/hint", api.get_hint, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
@@ -199,13 +222,15 @@ class _Endpoints:
 
     async def create_table(self, request: Request) -> Response:
         new = parse_new_table(await self.service.body(request))
-        client = request.client.host if request.client is not None else ""
-        table, tokens = await run_in_threadpool(self.service.lobby.create, new, client)
+        client = self.service.client(request)
+        created = await run_in_threadpool(self.service.lobby.create, new, client)
+        table, tokens, invitations = created
         self.service.wake_bots(table)
         document = {
             "table": table.id,
             "seats": list(table.setup.seats),
             "tokens": {str(seat): token for seat, token in tokens.items()},
+            "invitations": {str(seat): code for seat, code in invitations.items()},
             "move": table.move,
             "deal": table.deal(),
             "names": list(table.players),
@@ -240,6 +265,28 @@ class _Endpoints:
         seat, token = await table.locked(table.join, name, wanted)
         return json_response({"table": table.id, "seat": seat, "token": token, "move": table.move})
 
+    async def accept(self, request: Request) -> Response:
+        """``POST /api/tables/{id}/accept``: an invitation exchanged for its seat's token."""
+        table = await self.service.table(request)
+        invitation, name = parse_accept(await self.service.body(request))
+        seat, token = await table.locked(table.exchange, invitation, name)
+        return json_response({"table": table.id, "seat": seat, "token": token, "move": table.move})
+
+    async def handover(self, request: Request) -> Response:
+        """``POST /api/tables/{id}/handover``: the holder gives the seat up for an invitation."""
+        table = await self.service.table(request)
+        seat = await self.service.seat_required(request, table, "to hand a seat over")
+        body = await self.service.body(request, required=False)
+        if body is not None and body != {}:
+            raise BadRequest(
+                f"body: a hand-over takes no fields: send {{}} or nothing, got {quote_json(body)}"
+            )
+        token = bearer_token(request)
+        assert token is not None  # a seat was found for it
+        invitation = await table.locked(table.hand_over, seat, token)
+        document = {"table": table.id, "seat": seat, "invitation": invitation, "move": table.move}
+        return json_response(document)
+
     async def rematch(self, request: Request) -> Response:
         table = await self.service.table(request)
         seat = await self.service.seat_required(request, table, "for a rematch")
@@ -248,7 +295,7 @@ class _Endpoints:
             raise BadRequest(
                 f"body: a rematch takes no fields: send {{}} or nothing, got {quote_json(body)}"
             )
-        client = request.client.host if request.client is not None else ""
+        client = self.service.client(request)
         new, created = await table.locked(self.service.lobby.rematch, table, client)
         await self.service.claim(new, seat)  # the token asking plays that seat there
         self.service.wake_bots(new)
@@ -265,22 +312,16 @@ class _Endpoints:
         except ModuleNotFoundError:
             raise NotAvailable(_NO_HINT) from None
         language = language_param(request)
-        key = (seat, position.move)
-        if table.hint is None or table.hint[0] != key:
-            async with self.service.searching:
-                if table.hint is None or table.hint[0] != key:  # not just found meanwhile
-                    found = await run_in_threadpool(
-                        hint,
-                        position.view,
-                        position.knowledge,
-                        top=HINT_MOVES,
-                        simulations=self.service.hint_simulations,
-                    )
-                    table.hint = (key, tuple(found))
-        await self.service.claim(table, seat)
-        return json_response(
-            encode_hint(position, table.hint[1], self.service.hint_simulations, language)
+        simulations = self.service.hint_simulations
+        found = await self.service.hint(  # in its turn, per client (the request's) and table
+            request,
+            table,
+            seat,
+            position,
+            lambda view, knowledge: hint(view, knowledge, top=HINT_MOVES, simulations=simulations),
         )
+        await self.service.claim(table, seat)
+        return json_response(encode_hint(position, found, simulations, language))
 
     async def stream(self, request: Request) -> Response:
         """``GET /api/tables/{id}/stream``: the table's events and documents, as they happen.
@@ -293,28 +334,33 @@ class _Endpoints:
         ``Last-Event-ID`` header (the ``id`` of the last event received, so the stream
         goes on from the next one); a comment every
         :data:`~cuckoo_rules.web.streams.STREAM_PING` seconds without news. The streams
-        are counted (:class:`~cuckoo_rules.web.streams.Streams`): one beyond the limits
-        is refused with 503 or 429.
+        are counted (:class:`~cuckoo_rules.web.streams.Streams`): a seat's own stream
+        always has a place (a third of the same seat ends the oldest); a spectator's
+        beyond the spectators' limits is refused with 503 or 429.
         """
         service = self.service
         table = await service.table(request)
         seat = await service.seat(request, table)
+        token = bearer_token(request)  # the stream ends once it no longer holds the seat
         after = last_event_id(request, table.match.event_count)
         if after is None:
             after = _after(request, table)
         language = language_param(request)
-        release = service.streams.reserve(table.id)
+        slot = service.streams.reserve(table.id, seat, service.client(request))
         try:
             await service.claim(table, seat)
-            return open_stream(
+            response = open_stream(
                 table,
                 seat,
                 after,
                 language,
-                release,
+                slot,
                 service.stream_ping,
                 service.stream_rematch_wait,
+                holder=None if token is None else hash_token(token),
             )
         except BaseException:
-            release()
+            slot.release()
             raise
+        slot.on_evict = response.stop  # a newer stream of the seat ends this one
+        return response

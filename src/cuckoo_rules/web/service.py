@@ -3,12 +3,12 @@
 A :class:`Service` holds one application's lobby, bot runner and limits, which every
 route reads (:mod:`cuckoo_rules.web.routes`), with the steps the routes have in common:
 find the table of a request (:meth:`Service.table`), its seat (:meth:`Service.seat`),
-claim it (:meth:`Service.claim`), read the body (:meth:`Service.body`). It also runs the
-application's background tasks from its start to its shut-down: the bots of each table,
-one move at a time, in a task of their own (:meth:`Service.wake_bots`), retried when
-their move cannot be stored; the expiry of idle tables; the revival of bots nobody
-plays; and, with a shared store (PostgreSQL), the moves and seat changes that other
-server processes store.
+claim it (:meth:`Service.claim`), read the body (:meth:`Service.body`), answer a hint
+in its fair turn (:meth:`Service.hint`). It also runs the application's background
+tasks from its start to its shut-down: the bots of each table, one move at a time, in a
+task of their own (:meth:`Service.wake_bots`), retried when their move cannot be stored;
+the expiry of idle tables; the revival of bots nobody plays; and, with a shared store
+(PostgreSQL), the moves and seat changes that other server processes store.
 """
 
 from __future__ import annotations
@@ -18,18 +18,24 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from .bots import BotRunner
-from .errors import StorageUnavailable, Unauthorized
+from .documents import HintPosition
+from .errors import ServiceUnavailable, StorageUnavailable, Unauthorized
+from .guard import IPV4_PREFIX, IPV6_PREFIX, client_key
 from .lobby import Lobby
 from .parsing import bearer_token, read_json
+from .shares import HintQueue, HintSearch
 from .stores.base import SEATS_CHANGED
 from .streams import Streams
 from .table import Table
+
+if TYPE_CHECKING:  # the expert needs the batch extra; only its result's type is named here
+    from ..bots.expert import ActionEstimate
 
 __all__ = ["Service"]
 
@@ -54,6 +60,7 @@ class Service:
         streams: The push streams open.
         stream_ping: Seconds between the pings of an idle push stream.
         stream_rematch_wait: Seconds a push stream waits for a rematch.
+        hints: The queue of hint searches; ``None`` for one of the default bounds.
 
     Attributes:
         lobby: As given.
@@ -63,7 +70,7 @@ class Service:
         streams: As given.
         stream_ping: As given.
         stream_rematch_wait: As given.
-        searching: Held while a hint searches: one search at a time.
+        hints: The hint searches, one at a time, in turns per client and table.
         bot_loops: The background task playing the bots of each table that has one
             running.
     """
@@ -77,6 +84,7 @@ class Service:
         streams: Streams,
         stream_ping: float,
         stream_rematch_wait: float,
+        hints: HintQueue | None = None,
     ) -> None:
         self.lobby = lobby
         self.runner = runner
@@ -85,8 +93,8 @@ class Service:
         self.streams = streams
         self.stream_ping = stream_ping
         self.stream_rematch_wait = stream_rematch_wait
-        # One hint search at a time: each runs on every core.
-        self.searching = asyncio.Lock()
+        # One hint search at a time (each runs on every core), in fair turns.
+        self.hints = HintQueue() if hints is None else hints
         self._tasks: set[asyncio.Task[None]] = set()
         self.bot_loops: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
@@ -124,6 +132,7 @@ class Service:
         self._stopping = True
         if self._stop_listening is not None:
             self._stop_listening()
+        self.hints.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -179,7 +188,7 @@ class Service:
 
     async def _expire(self) -> None:
         """Expire idle tables now and then (every tenth of the expiry time, at most a minute)."""
-        pause = min(60.0, self.lobby.expire_after / 10)
+        pause = min(60.0, self.lobby.expire_after / 10, self.lobby.expire_unplayed / 10)
         while True:
             try:
                 await run_in_threadpool(self.lobby.expire_idle)
@@ -240,22 +249,36 @@ class Service:
             await self._catch_up(table)
         return table
 
-    async def seat(self, request: Request, table: Table) -> int | None:
-        """The seat of the request's token (``None`` without one).
+    client_prefixes: tuple[int, int] = (IPV4_PREFIX, IPV6_PREFIX)
+    """The bits of an IPv4 and an IPv6 address that name a client (:meth:`client`)."""
 
-        With a shared store, an unknown token may be one another server process just
-        gave out (a join): the table reads its seats again before refusing it.
+    def client(self, request: Request) -> str:
+        """The client of the request, as every limit per client counts it.
+
+        :func:`~cuckoo_rules.web.guard.client_key` of its address, with
+        :attr:`client_prefixes`: a network, every loopback address as one client.
+        """
+        address = request.client.host if request.client is not None else ""
+        return client_key(address, *self.client_prefixes)
+
+    async def seat(self, request: Request, table: Table) -> int | None:
+        """The seat the request's token holds (``None`` without one).
+
+        With a shared store, another server process may have just changed who holds a
+        seat (an invitation exchanged, a seat handed over): the table reads its seats
+        from the store, the truth, before every check of a token, so a token that lost
+        its seat anywhere is refused everywhere at once, and a new one is known.
 
         Raises:
-            Unauthorized: If the token is not one of the table's.
+            Unauthorized: If the token holds no seat of the table.
+            ServiceUnavailable: If a shared store cannot be read now.
         """
         token = bearer_token(request)
-        try:
-            return table.seat_of(token)
-        except Unauthorized:
-            if not self.lobby.store.shared:
-                raise
-        await self._refresh_seats(table)
+        if token is not None and self.lobby.store.shared:
+            try:
+                await table.locked(table.refresh_seats)
+            except StorageUnavailable as error:
+                raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
         return table.seat_of(token)
 
     async def seat_required(self, request: Request, table: Table, purpose: str) -> int:
@@ -283,3 +306,29 @@ class Service:
         (:func:`~cuckoo_rules.web.parsing.read_json`).
         """
         return await read_json(request, self.max_body, required=required)
+
+    async def hint(
+        self, request: Request, table: Table, seat: int, position: HintPosition, search: HintSearch
+    ) -> tuple[ActionEstimate, ...]:
+        """The hint of ``seat`` at ``position``: the table's last one, or a search in its turn.
+
+        As :meth:`HintQueue.hint <cuckoo_rules.web.shares.HintQueue.hint>`: one search
+        per seat, the searches waiting bounded in all and per client (the request's
+        :meth:`client`; 429 beyond), and no search for a request whose client has gone
+        when its turn comes.
+
+        Args:
+            request: The request asking (its client may go before the search).
+            table: The table.
+            seat: The seat asking, to act at ``position``.
+            position: What the hint is computed from.
+            search: The search (the expert's, with the server's budget).
+
+        Raises:
+            TooManyRequests: If the searches waiting are at their bound (with
+                ``retry_after``), or the seat's search of an earlier move is running.
+            Conflict: If the table moved on before the search's turn came.
+        """
+        return await self.hints.hint(
+            table, seat, position, search, client=self.client(request), gone=request.is_disconnected
+        )

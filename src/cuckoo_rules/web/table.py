@@ -127,7 +127,8 @@ class Table(TableSeats):
         match: The game; its ``on_action`` commits every action to the store.
         commitment: The commitment to the deal (:func:`~cuckoo_rules.fairness.deal_commitment`
             of the seed and the salt), or ``None`` for a table stored without a salt.
-        notes: For each move a stand-in played (a bot that failed twice), why.
+        notes: For each move a stand-in played (a bot that failed twice), why; replaced,
+            never changed, so a reader in another thread iterates a whole one.
         status: ``"open"``, ``"over"`` (the game is over) or ``"expired"`` (no move for
             too long: it takes no more moves).
         updated: When the last action was taken (Unix time).
@@ -392,7 +393,7 @@ class Table(TableSeats):
             bot.pending = None
             self._note = None
         if decision.note is not None:
-            self.notes[move] = decision.note
+            self.notes = {**self.notes, move: decision.note}  # readers hold the old one
         self._settle()
         return True
 
@@ -402,8 +403,10 @@ class Table(TableSeats):
         For each move: with :attr:`lock` held, take the decision's job
         (:meth:`bot_job`) and mark the seat as :attr:`thinking` (bots that search, not
         the quick :data:`~cuckoo_rules.web.bots.INLINE_KINDS`); then, without the lock,
-        wait for the decision (:meth:`BotRunner.decide` runs it in a worker process, the
-        quick kinds in a worker thread); then, with the lock held again, commit it
+        wait for the decision (:meth:`BotRunner.decide` runs it in a worker process, in
+        the turn of this table and of the client that created it, so that another
+        client's tables cannot hold the workers; the quick kinds in a worker thread);
+        then, with the lock held again, commit it
         (:meth:`play_decision`), or drop it if the table moved on meanwhile. So readers
         and other requests never wait for a decision, only for a commit. A decision
         never fails (greedy stands in for a bot that fails twice).
@@ -432,8 +435,10 @@ class Table(TableSeats):
                 elif inline:
                     name = self.names[seat]
                     decision = await asyncio.to_thread(runner.decide_here, bot_job, name)
-                else:
-                    decision = await runner.decide(bot_job, self.names[seat])
+                else:  # in the turn of the table and of the client that created it
+                    decision = await runner.decide(
+                        bot_job, self.names[seat], client=self.setup.client, table=self.id
+                    )
                 self._decided = (move, decision)
                 played = await self.locked(self.play_decision, move, decision)
             except BaseException:
@@ -475,7 +480,7 @@ class Table(TableSeats):
             finally:
                 self._replaying = False
             if note is not None:
-                self.notes[move] = note
+                self.notes = {**self.notes, move: note}  # readers hold the old one
             self._settle()
         return len(rows)
 

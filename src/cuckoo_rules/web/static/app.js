@@ -6,7 +6,8 @@
  * - state.js: what the page knows (`app`), the questions asked of it, a table's timers;
  * - phrases.js: the phrase table (every text of the page), bird names, lists;
  * - api.js: the JSON API, and the documents read at start (phrases, meta, bots);
- * - theme.js, fragment.js: dark mode; the address's #table=ID&token=T and share links;
+ * - theme.js, fragment.js: dark mode; the address's #table=ID&token=T (or &invite=CODE,
+ *   an invitation to exchange for a seat's token) and the invitations of the share links;
  * - words.js: what the page calls seats, bots, progress, the outcome and each move;
  * - cards.js: a card drawn from the sprite birds.svg;
  * - focus.js: where the focus goes after a redraw, and the controls disabled while busy;

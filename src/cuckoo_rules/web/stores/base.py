@@ -8,9 +8,17 @@ pair (table, move number) is unique, so two writers (two threads, or two server
 processes on one PostgreSQL database) can never both store move ``N``: the second gets
 :class:`~cuckoo_rules.web.errors.MoveTaken` and stores nothing. A table's record also
 keeps what changes between moves (:class:`SeatState`): the names the players gave, which
-human seats are claimed (:meth:`Store.claim_seat`, :meth:`Store.join_seat`), whether the
-table is listed in the lobby (:meth:`Store.lobby`) and the table of its rematch
-(:meth:`Store.add_rematch`).
+human seats are held and by which token, the invitations of the free ones
+(:meth:`Store.exchange_invitation`, :meth:`Store.join_seat`, :meth:`Store.hand_over`),
+whether the table is listed in the lobby (:meth:`Store.lobby`) and the table of its
+rematch (:meth:`Store.add_rematch`).
+
+Seats and invitations: a human seat is *held* (claimed) by the one token whose hash is
+its ``token_hashes`` entry, or *free*, with no token and the hash of an invitation in
+its ``invitation_hashes`` entry. An invitation is not a token: it only buys the seat,
+once, in a transaction that changes the row only if the seat is still free with that
+invitation, so two requests (or two server processes) can never both take it. The store
+is the truth about who holds a seat: a server process checks a token against it.
 
 :class:`Store` is the interface; :class:`~cuckoo_rules.web.stores.sqlite.SQLiteStore`
 (one file, the embedded default) and
@@ -74,8 +82,9 @@ that created the table (allowed with one human seat only)."""
 class TableSetup:
     """How a table was set up: everything stored about it but its actions.
 
-    A seat's token hash and name change when someone joins the table at that seat
-    (:meth:`Store.join_seat`); the table then has a new setup with them replaced.
+    A seat's token hash, invitation hash and name change when someone takes the seat
+    (:meth:`Store.exchange_invitation`, :meth:`Store.join_seat`) or its holder hands it
+    over (:meth:`Store.hand_over`); the table then has a new setup with them replaced.
 
     Attributes:
         id: The table id.
@@ -83,8 +92,8 @@ class TableSetup:
         seed: The game seed (secret: it decides every shuffle).
         seats: Per seat, ``"human"`` or the bot spec playing it.
         bot_seed: The seed the bots' seeds derive from (secret).
-        token_hashes: Per seat, the SHA-256 hex digest of its token, or ``None`` for a
-            bot seat.
+        token_hashes: Per seat, the SHA-256 hex digest of the token that holds it, or
+            ``None`` for a bot seat and a free human seat.
         salt: The deal commitment's secret salt, in hex (``None`` for a table stored
             before commitments existed).
         seed_source: Who chose the seed: ``"server"`` or ``"request"``.
@@ -93,6 +102,9 @@ class TableSetup:
         client: The address of the client that created the table (for its limits).
         lobby: Whether the table's free human seats are listed in the lobby, for anyone
             to join (:meth:`Store.lobby`).
+        invitation_hashes: Per seat, the SHA-256 hex digest of its invitation while the
+            seat is free (``None`` for a held seat, a bot seat, or a free seat without
+            one); empty for a table with no invitation at all.
     """
 
     id: str
@@ -106,6 +118,12 @@ class TableSetup:
     names: tuple[str, ...] = ()
     client: str = ""
     lobby: bool = False
+    invitation_hashes: tuple[str | None, ...] = ()
+
+    def invitation_hash(self, seat: int) -> str | None:
+        """The hash of ``seat``'s invitation, or ``None`` if it has none."""
+        hashes = self.invitation_hashes
+        return hashes[seat] if 0 <= seat < len(hashes) else None
 
 
 @attrs.frozen
@@ -138,16 +156,20 @@ class SeatState:
     """What changes in a table's row between its moves: who holds which seat.
 
     Attributes:
-        token_hashes: Per seat, the SHA-256 hex digest of its token (``None``: a bot).
+        token_hashes: Per seat, the SHA-256 hex digest of the token holding it (``None``:
+            a bot, or a free seat).
         names: Per seat, the name its player gave (``""`` for none).
-        claimed: The human seats claimed, in ascending order.
+        claimed: The human seats held, in ascending order.
         rematch: The id of the table of its rematch, or ``None``.
+        invitation_hashes: Per seat, the SHA-256 hex digest of a free seat's invitation
+            (as :attr:`TableSetup.invitation_hashes`).
     """
 
     token_hashes: tuple[str | None, ...]
     names: tuple[str, ...]
     claimed: tuple[int, ...]
     rematch: str | None
+    invitation_hashes: tuple[str | None, ...] = ()
 
 
 @attrs.frozen
@@ -215,7 +237,10 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def claim_seat(self, table_id: str, seat: int) -> bool:
-        """Record that a human seat is claimed (its token was used), and commit.
+        """Record that a human seat is claimed, and commit (nothing else changes).
+
+        Tables of this version never need it (a seat is held from the moment its token
+        exists); it records the claims of tables stored before invitations.
 
         Returns:
             Whether it was claimed now: ``False`` if it was already (nothing changed).
@@ -227,14 +252,52 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def join_seat(self, table_id: str, seat: int, token_hash: str, name: str) -> bool:
-        """Give a free human seat to someone new, and commit: claim it, replace its token.
+        """Give a free human seat to someone new, and commit: claim it, give it a token.
 
-        The seat's token hash becomes ``token_hash`` (its old token stops working) and
-        its name ``name``, in one transaction, only if the seat is not claimed.
+        The seat's token hash becomes ``token_hash``, its invitation is dropped (it
+        stops working) and its name becomes ``name``, in one transaction, only if the
+        seat is not claimed.
 
         Returns:
             Whether the seat was joined: ``False`` if it was claimed already (by its
             token or another join; nothing changed).
+
+        Raises:
+            StorageError: If there is no such table.
+            StorageUnavailable: If the database cannot take the write.
+        """
+
+    @abc.abstractmethod
+    def exchange_invitation(
+        self, table_id: str, invitation_hash: str, token_hash: str, name: str | None
+    ) -> int | None:
+        """Give the free seat whose invitation has this hash a token, once, and commit.
+
+        In one transaction, with the table's row locked: the free human seat whose
+        invitation hash is ``invitation_hash`` gets the token hash ``token_hash``, is
+        claimed, loses its invitation and, unless ``name`` is ``None``, is named ``name``.
+        Two exchanges of one invitation (in one process or two) give the seat once.
+
+        Returns:
+            The seat, or ``None`` if no free seat has that invitation (it was used, or
+            never was one of this table's): nothing changed then.
+
+        Raises:
+            StorageError: If there is no such table.
+            StorageUnavailable: If the database cannot take the write.
+        """
+
+    @abc.abstractmethod
+    def hand_over(self, table_id: str, seat: int, token_hash: str, invitation_hash: str) -> bool:
+        """Free a held seat for a new invitation, and commit: its token stops working.
+
+        In one transaction, only if ``seat`` is held by the token whose hash is
+        ``token_hash``: the seat gets no token, is no longer claimed, and has the
+        invitation whose hash is ``invitation_hash``.
+
+        Returns:
+            Whether the seat was handed over: ``False`` if that token does not hold it
+            (nothing changed).
 
         Raises:
             StorageError: If there is no such table.
@@ -250,7 +313,9 @@ class Store(abc.ABC):
         In one transaction: if ``table_id`` has a rematch already, nothing is stored and
         its id is returned; else the new table is stored (as :meth:`add_table`) and
         becomes the rematch of ``table_id``. Two requests (or processes) asking at once
-        store one rematch.
+        store one rematch. Its seats are those of ``table_id`` as stored at that moment
+        (the token and invitation hashes, names and claims: a seat carries over to its
+        holder, an invitation as an invitation), whatever ``setup`` and ``claimed`` say.
 
         Returns:
             The id of the rematch: ``setup.id``, or the one stored before.

@@ -30,11 +30,17 @@ succeeds. One case is in doubt: if the connection is lost while the server commi
 write may have been stored; writing it again then gives ``MoveTaken`` (or
 ``StorageError`` for a table), and the server catches up by reading the actions.
 
-Seats: a claim, a join and a rematch (:meth:`PostgresStore.claim_seat`,
-:meth:`~PostgresStore.join_seat`, :meth:`~PostgresStore.add_rematch`) each lock the
-table's row too, change it only if the seat is still free (the rematch only if there is
-none yet), and send ``NOTIFY cuckoo_moves, '<table_id>:seats'``, which the listeners
-report as the index :data:`~cuckoo_rules.web.stores.base.SEATS_CHANGED`.
+Seats: a claim, a join, an invitation's exchange, a hand-over and a rematch
+(:meth:`PostgresStore.claim_seat`, :meth:`~PostgresStore.join_seat`,
+:meth:`~PostgresStore.exchange_invitation`, :meth:`~PostgresStore.hand_over`,
+:meth:`~PostgresStore.add_rematch`) each lock the table's row too, change it only if the
+seat is still free with that invitation (held by that token, for a hand-over; the
+rematch only if there is none yet), and send ``NOTIFY cuckoo_moves, '<table_id>:seats'``,
+which the listeners report as the index
+:data:`~cuckoo_rules.web.stores.base.SEATS_CHANGED`. The notification only keeps the
+other processes' copies in memory fresh: a process checks a token against the row
+itself (:meth:`~PostgresStore.seats`) before it answers, so an exchange or a hand-over
+holds in every process at once.
 """
 
 from __future__ import annotations
@@ -68,8 +74,12 @@ from .rows import (
     decode_seat_state,
     decode_table,
     decode_tables,
+    exchange_columns,
+    hand_over_columns,
+    invitations_text,
     join_columns,
     lobby_entries,
+    rematch_seats,
     setup_row,
 )
 
@@ -259,9 +269,15 @@ class PostgresStore(Store):
         try:
             conn.execute(
                 f"INSERT INTO tables ({TABLE_COLUMNS}, created) VALUES "
-                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'open', %s, %s, NULL, "
+                "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'open', %s, %s, NULL, %s, "
                 "to_timestamp(%s))",
-                (*setup_row(setup), updated, claimed_text(claimed), updated),
+                (
+                    *setup_row(setup),
+                    updated,
+                    claimed_text(claimed),
+                    invitations_text(setup),
+                    updated,
+                ),
             )
         except pg_errors.UniqueViolation as error:
             raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
@@ -292,9 +308,44 @@ class PostgresStore(Store):
             row = join_columns(self._locked_seats(conn, table_id), seat, token_hash, name)
             if row is None:
                 return False
+            self._set_seats(conn, table_id, row)
+            return True
+
+    @staticmethod
+    def _set_seats(
+        conn: psycopg.Connection[tuple[Any, ...]], table_id: str, row: tuple[str, str, str, str]
+    ) -> None:
+        """Write the seat columns of a join or an exchange and notify, in the transaction."""
+        conn.execute(
+            "UPDATE tables SET token_hashes = %s, names = %s, claimed = %s, invitations = %s "
+            "WHERE id = %s",
+            (*row, table_id),
+        )
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
+
+    def exchange_invitation(
+        self, table_id: str, invitation_hash: str, token_hash: str, name: str | None
+    ) -> int | None:
+        """As :meth:`Store.exchange_invitation`, and notify the listeners."""
+        with self._connection() as conn, conn.transaction():
+            row = self._locked_seats(conn, table_id)
+            found = exchange_columns(row, invitation_hash, token_hash, name)
+            if found is None:
+                return None
+            seat, columns = found
+            self._set_seats(conn, table_id, columns)
+            return seat
+
+    def hand_over(self, table_id: str, seat: int, token_hash: str, invitation_hash: str) -> bool:
+        """As :meth:`Store.hand_over`, and notify the listeners (``<table_id>:seats``)."""
+        with self._connection() as conn, conn.transaction():
+            row = self._locked_seats(conn, table_id)
+            columns = hand_over_columns(row, seat, token_hash, invitation_hash)
+            if columns is None:
+                return False
             conn.execute(
-                "UPDATE tables SET token_hashes = %s, names = %s, claimed = %s WHERE id = %s",
-                (*row, table_id),
+                "UPDATE tables SET token_hashes = %s, claimed = %s, invitations = %s WHERE id = %s",
+                (*columns, table_id),
             )
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
             return True
@@ -304,10 +355,16 @@ class PostgresStore(Store):
     ) -> str:
         """As :meth:`Store.add_rematch`, and notify the listeners (``<table_id>:seats``)."""
         with self._connection() as conn, conn.transaction():
-            rematch = self._locked_seats(conn, table_id)[4]
-            if rematch is not None:
-                return str(rematch)
+            row = self._locked_seats(conn, table_id)
+            if row[4] is not None:
+                return str(row[4])
             self._insert(conn, setup, updated, claimed)
+            # The seats as stored now, whatever the caller's copy says.
+            conn.execute(
+                "UPDATE tables SET token_hashes = %s, names = %s, claimed = %s, "
+                "invitations = %s WHERE id = %s",
+                (*rematch_seats(row), setup.id),
+            )
             conn.execute("UPDATE tables SET rematch = %s WHERE id = %s", (setup.id, table_id))
             conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id}:seats"))
             return setup.id

@@ -1,6 +1,6 @@
 """The schema of the PostgreSQL store: created when missing, upgraded when older.
 
-The tables have the columns and the meaning of the SQLite file's (schema version 4, see
+The tables have the columns and the meaning of the SQLite file's (schema version 5, see
 :mod:`cuckoo_rules.web.stores.sqlite`), with PostgreSQL's types: the JSON documents and
 the big decimal seeds are ``TEXT`` as there, ``updated`` is ``DOUBLE PRECISION``,
 ``created`` a ``TIMESTAMPTZ`` and ``lobby`` a ``BOOLEAN``. They are created in the first
@@ -9,13 +9,18 @@ schema of the connection's ``search_path`` when missing (choose another schema w
 :data:`SCHEMA_VERSION`, is kept in a small table of its own::
 
     CREATE TABLE cuckoo_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    -- one row: ('schema_version', '2')
+    -- one row: ('schema_version', '3')
 
 A database of a newer version is refused (:class:`~cuckoo_rules.web.errors.StorageError`),
-as is one holding a ``tables`` table that this module did not create. A database of
-version 1 is upgraded when a store opens it, in one transaction (under the same lock
-as the creation): its tables get the columns ``lobby``, ``claimed`` and ``rematch``, every
-human seat of a table counting as claimed (its tokens were all handed out).
+as is one holding a ``tables`` table that this module did not create. An older database
+is upgraded when a store opens it, in one transaction (under the same lock as the
+creation), step by step: version 1 gets the columns ``lobby``, ``claimed`` and
+``rematch``, every human seat of a table counting as claimed (its tokens were all handed
+out); version 2 gets ``invitations``, and the token of each human seat nobody claimed
+becomes that seat's invitation (as the SQLite file's version 5 does,
+:func:`~cuckoo_rules.web.stores.rows.upgrade_invitations`). A server of an older version
+refuses the upgraded database, so no process of an older version, which would take an
+invitation for a token, can run on it beside the new ones.
 """
 
 from __future__ import annotations
@@ -23,19 +28,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import StorageError
-from .rows import upgrade_claims
+from .rows import upgrade_claims, upgrade_invitations
 
 if TYPE_CHECKING:  # psycopg is the postgres extra, which the store checks for
     import psycopg
 
 __all__ = ["SCHEMA_VERSION", "prepare"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the PostgreSQL schema this module writes (in ``cuckoo_meta``).
 
 Version 1 had the columns and the meaning of the SQLite file's version 3; version 2 has
-those of its version 4 (names, lobby, claimed seats, rematch). The two numbers are
-independent: each database kind counts its own upgrades.
+those of its version 4 (names, lobby, claimed seats, rematch); version 3 those of its
+version 5 (invitations). The two numbers are independent: each database kind counts its
+own upgrades.
 """
 
 # The key of an advisory lock: one process at a time creates or checks the schema.
@@ -65,7 +71,8 @@ _SCHEMA = (
         updated DOUBLE PRECISION NOT NULL DEFAULT 0,
         lobby BOOLEAN NOT NULL DEFAULT FALSE,
         claimed TEXT NOT NULL DEFAULT '[]',
-        rematch TEXT
+        rematch TEXT,
+        invitations TEXT NOT NULL DEFAULT '[]'
     )
     """,
     """
@@ -88,6 +95,9 @@ _UPGRADE_1 = (
     "ALTER TABLE tables ADD COLUMN rematch TEXT",
     "CREATE INDEX IF NOT EXISTS tables_lobby ON tables (lobby, status)",
 )
+
+# What version 3 adds to a database of version 2.
+_UPGRADE_2 = ("ALTER TABLE tables ADD COLUMN invitations TEXT NOT NULL DEFAULT '[]'",)
 
 
 def prepare(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
@@ -121,15 +131,17 @@ def prepare(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
                     "INSERT INTO cuckoo_meta VALUES ('schema_version', %s)",
                     (str(SCHEMA_VERSION),),
                 )
-            elif version == 1:
-                _upgrade_from_1(conn, where)
+            elif version < SCHEMA_VERSION:
+                if version == 1:
+                    _upgrade_from_1(conn, where)
+                _upgrade_from_2(conn, where, version)
     finally:
         if not conn.closed:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
 
 
 def _upgrade_from_1(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
-    """Bring a database of version 1 to version 2 (in the caller's transaction)."""
+    """Bring a database of version 1 to version 2's columns (in the caller's transaction)."""
     for statement in _UPGRADE_1:
         conn.execute(statement)
     claims = upgrade_claims(
@@ -139,6 +151,25 @@ def _upgrade_from_1(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> No
     )
     for claimed, table_id in claims:
         conn.execute("UPDATE tables SET claimed = %s WHERE id = %s", (claimed, table_id))
+
+
+def _upgrade_from_2(conn: psycopg.Connection[tuple[Any, ...]], where: str, version: int) -> None:
+    """Bring a database of version 2 (or 1, upgraded) to version 3, in the transaction.
+
+    The tokens of the seats nobody claimed become their invitations.
+    """
+    for statement in _UPGRADE_2:
+        conn.execute(statement)
+    updates = upgrade_invitations(
+        conn.execute("SELECT id, seats, token_hashes, claimed FROM tables").fetchall(),
+        where,
+        f"the database is left as it was, at schema version {version}",
+    )
+    for token_hashes, invitations, table_id in updates:
+        conn.execute(
+            "UPDATE tables SET token_hashes = %s, invitations = %s WHERE id = %s",
+            (token_hashes, invitations, table_id),
+        )
     conn.execute(
         "UPDATE cuckoo_meta SET value = %s WHERE key = 'schema_version'",
         (str(SCHEMA_VERSION),),

@@ -5,8 +5,9 @@ keep the same columns with the same meaning (see the SQLite file's schema), so t
 the code that writes a setup as a row (:func:`setup_row`), that reads rows back
 (:func:`decode_table`, :func:`decode_tables`, :func:`decode_actions`,
 :func:`lobby_entries`...) and that decides what a write changes (:func:`claimed_column`,
-:func:`join_columns`, :func:`check_move_index`, :func:`upgrade_claims`); each store
-keeps only its SQL and its transactions. Every JSON text
+:func:`join_columns`, :func:`exchange_columns`, :func:`hand_over_columns`,
+:func:`rematch_seats`, :func:`check_move_index`, :func:`upgrade_claims`,
+:func:`upgrade_invitations`); each store keeps only its SQL and its transactions. Every JSON text
 of a row is read as strictly as text from outside: a damaged row gives a
 :class:`~cuckoo_rules.web.errors.StorageError` naming the table, never a crash.
 """
@@ -14,6 +15,7 @@ of a row is read as strictly as text from outside: a damaged row gives a
 from __future__ import annotations
 
 import datetime
+import hmac
 import json
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -37,24 +39,30 @@ __all__ = [
     "decode_seats",
     "decode_table",
     "decode_tables",
+    "exchange_columns",
+    "hand_over_columns",
     "human_seats",
+    "invitations_text",
     "join_columns",
     "joined_row",
     "lobby_entries",
     "now",
+    "rematch_seats",
     "setup_row",
     "upgrade_claims",
+    "upgrade_invitations",
 ]
 
 TABLE_COLUMNS = (
     "id, options, seed, seats, bot_seed, token_hashes, salt, seed_source, names, client, "
-    "lobby, status, updated, claimed, rematch"
+    "lobby, status, updated, claimed, rematch, invitations"
 )
 """The columns of a table row, in the order the stores select them."""
 
-SEAT_COLUMNS = "seats, token_hashes, names, claimed, rematch"
+SEAT_COLUMNS = "seats, token_hashes, names, claimed, rematch, invitations"
 """The columns of who holds which seat, in the order the stores select them (read by
-:func:`decode_seat_state`, :func:`claimed_column` and :func:`join_columns`)."""
+:func:`decode_seat_state`, :func:`claimed_column`, :func:`join_columns`,
+:func:`exchange_columns`, :func:`hand_over_columns` and :func:`rematch_seats`)."""
 
 
 def setup_row(setup: TableSetup) -> tuple[object, ...]:
@@ -72,6 +80,11 @@ def setup_row(setup: TableSetup) -> tuple[object, ...]:
         setup.client,
         setup.lobby,
     )
+
+
+def invitations_text(setup: TableSetup) -> str:
+    """The ``invitations`` column of a setup: a JSON array of hashes and ``null``."""
+    return json.dumps(list(setup.invitation_hashes))
 
 
 def claimed_text(claimed: Iterable[int]) -> str:
@@ -135,6 +148,25 @@ def _decode_list(text: object, column: str) -> list[object]:
     return value
 
 
+def _decode_hashes(text: object, column: str, seats: int) -> list[str | None]:
+    """A JSON array of hex digests and ``null``, one per seat (or empty: none at all).
+
+    Raises:
+        StorageError: If it is not one.
+    """
+    value = _decode_list(text, column)
+    if (value and len(value) != seats) or not all(
+        item is None or isinstance(item, str) for item in value
+    ):
+        raise StorageError(f"{column}: expected a hash or null per seat, got {str(text)[:40]!r}")
+    return [None if item is None else str(item) for item in value]
+
+
+def _filled(hashes: list[str | None], seats: int) -> list[str | None]:
+    """``hashes``, or ``null`` for every seat if it is empty."""
+    return hashes if hashes else [None] * seats
+
+
 def joined_row(
     seats: Sequence[str],
     hashes: object,
@@ -142,9 +174,13 @@ def joined_row(
     claimed: Sequence[int],
     seat: int,
     token_hash: str,
-    name: str,
-) -> tuple[str, str, str]:
-    """The ``token_hashes``, ``names`` and ``claimed`` columns after a join at ``seat``.
+    name: str | None,
+    invitations: object = "[]",
+) -> tuple[str, str, str, str]:
+    """The seat columns after a join (or an invitation's exchange) at ``seat``.
+
+    ``token_hashes``, ``names``, ``claimed`` and ``invitations``: the seat's token, its
+    name (kept if ``name`` is ``None``), the seat claimed, its invitation dropped.
 
     Raises:
         StorageError: If a column does not decode, or ``seat`` is not a human seat.
@@ -154,9 +190,18 @@ def joined_row(
     token_hashes = _decode_list(hashes, "token_hashes")
     given = _decode_list(names, "names")
     given += [""] * (len(seats) - len(given))  # a table stored without names
+    invited = _decode_hashes(invitations, "invitations", len(seats))
     token_hashes[seat] = token_hash
-    given[seat] = name
-    return json.dumps(token_hashes), json.dumps(given), claimed_text((*claimed, seat))
+    if name is not None:
+        given[seat] = name
+    if invited:
+        invited[seat] = None
+    return (
+        json.dumps(token_hashes),
+        json.dumps(given),
+        claimed_text((*claimed, seat)),
+        json.dumps(invited),
+    )
 
 
 def claimed_column(row: Sequence[object], seat: int) -> str | None:
@@ -169,14 +214,14 @@ def claimed_column(row: Sequence[object], seat: int) -> str | None:
     Raises:
         StorageError: If a column does not decode.
     """
-    seats, _, _, claimed, _ = row
+    seats, _, _, claimed, _, _ = row
     taken = decode_claimed(claimed, decode_seats(seats))
     return None if seat in taken else claimed_text((*taken, seat))
 
 
 def join_columns(
     row: Sequence[object], seat: int, token_hash: str, name: str
-) -> tuple[str, str, str] | None:
+) -> tuple[str, str, str, str] | None:
     """The columns of :func:`joined_row` after a join at ``seat``; ``None`` if it is claimed.
 
     Args:
@@ -188,12 +233,93 @@ def join_columns(
     Raises:
         StorageError: If a column does not decode, or ``seat`` is not a human seat.
     """
-    seats, hashes, names, claimed, _ = row
+    seats, hashes, names, claimed, _, invitations = row
     kinds = decode_seats(seats)
     taken = decode_claimed(claimed, kinds)
     if seat in taken:
         return None
-    return joined_row(kinds, hashes, names, taken, seat, token_hash, name)
+    return joined_row(kinds, hashes, names, taken, seat, token_hash, name, invitations)
+
+
+def exchange_columns(
+    row: Sequence[object], invitation_hash: str, token_hash: str, name: str | None
+) -> tuple[int, tuple[str, str, str, str]] | None:
+    """The seat an invitation buys and the columns of :func:`joined_row` after it.
+
+    Args:
+        row: The table's columns :data:`SEAT_COLUMNS`.
+        invitation_hash: The hash of the invitation presented.
+        token_hash: The new token's hash.
+        name: The name of the one who takes the seat, or ``None`` to keep the seat's.
+
+    Returns:
+        The seat and the columns; ``None`` if no free human seat has that invitation.
+
+    Raises:
+        StorageError: If a column does not decode.
+    """
+    seats, hashes, names, claimed, _, invitations = row
+    kinds = decode_seats(seats)
+    taken = decode_claimed(claimed, kinds)
+    invited = _decode_hashes(invitations, "invitations", len(kinds))
+    for seat, stored in enumerate(invited):
+        if (
+            stored is not None
+            and hmac.compare_digest(stored, invitation_hash)
+            and kinds[seat] == HUMAN
+            and seat not in taken
+        ):
+            columns = joined_row(kinds, hashes, names, taken, seat, token_hash, name, invitations)
+            return seat, columns
+    return None
+
+
+def hand_over_columns(
+    row: Sequence[object], seat: int, token_hash: str, invitation_hash: str
+) -> tuple[str, str, str] | None:
+    """The ``token_hashes``, ``claimed`` and ``invitations`` columns after a hand-over.
+
+    Args:
+        row: The table's columns :data:`SEAT_COLUMNS`.
+        seat: The seat handed over.
+        token_hash: The hash of the token that must hold it.
+        invitation_hash: The hash of its new invitation.
+
+    Returns:
+        The columns, the seat free with the new invitation; ``None`` if that token does
+        not hold the seat.
+
+    Raises:
+        StorageError: If a column does not decode.
+    """
+    seats, hashes, _, claimed, _, invitations = row
+    kinds = decode_seats(seats)
+    taken = decode_claimed(claimed, kinds)
+    token_hashes = _decode_hashes(hashes, "token_hashes", len(kinds))
+    holder = token_hashes[seat] if 0 <= seat < len(token_hashes) else None
+    if holder is None or not hmac.compare_digest(holder, token_hash):
+        return None
+    invited = _filled(_decode_hashes(invitations, "invitations", len(kinds)), len(kinds))
+    token_hashes[seat] = None
+    invited[seat] = invitation_hash
+    left = [s for s in taken if s != seat]
+    return json.dumps(token_hashes), claimed_text(left), json.dumps(invited)
+
+
+def rematch_seats(row: Sequence[object]) -> tuple[str, str, str, str]:
+    """The ``token_hashes``, ``names``, ``claimed`` and ``invitations`` of a rematch.
+
+    Those of the finished table as stored (its columns :data:`SEAT_COLUMNS`): each seat
+    goes on with its holder, and a free seat with its invitation.
+
+    Raises:
+        StorageError: If a column does not decode.
+    """
+    seats, hashes, names, claimed, _, invitations = row
+    kinds = decode_seats(seats)
+    decode_claimed(claimed, kinds)
+    _decode_hashes(invitations, "invitations", len(kinds))
+    return str(hashes), str(names), str(claimed), str(invitations)
 
 
 def check_move_index(table_id: str, index: int, stored: int) -> None:
@@ -241,13 +367,51 @@ def upgrade_claims(
     return updates
 
 
+def upgrade_invitations(
+    rows: Iterable[Sequence[object]], where: str, left: str
+) -> list[tuple[str, str, str]]:
+    """The ``token_hashes`` and ``invitations`` of tables stored before invitations.
+
+    Such a table gave the creator a token for every human seat, and a seat was claimed
+    when its token was first used. The token of a seat nobody claimed was the link sent
+    to a friend: it becomes that seat's invitation (the same secret, so the link still
+    leads to the seat, once), and no longer reads or plays the seat. A claimed seat
+    keeps its token.
+
+    Args:
+        rows: The ``(id, seats, token_hashes, claimed)`` columns of the tables.
+        where: The database, as messages name it.
+        left: What a failure leaves, for its message.
+
+    Returns:
+        ``(token_hashes, invitations, id)`` per table, the parameters of an ``UPDATE``.
+
+    Raises:
+        StorageError: If a table's columns do not decode; the message names the table.
+    """
+    updates = []
+    for table_id, seats, hashes, claimed in rows:
+        try:
+            kinds = decode_seats(seats)
+            taken = decode_claimed(claimed, kinds)
+            tokens = _filled(_decode_hashes(hashes, "token_hashes", len(kinds)), len(kinds))
+        except StorageError as error:
+            raise StorageError(f"{where}: table {table_id!r}: {error} ({left})") from None
+        invited: list[str | None] = [None] * len(kinds)
+        for seat, kind in enumerate(kinds):
+            if kind == HUMAN and seat not in taken:
+                invited[seat], tokens[seat] = tokens[seat], None
+        updates.append((json.dumps(tokens), json.dumps(invited), str(table_id)))
+    return updates
+
+
 def decode_seat_state(table_id: object, row: Sequence[object]) -> SeatState:
     """Decode the columns :data:`SEAT_COLUMNS`.
 
     Raises:
         StorageError: If a field does not decode; the message names the table.
     """
-    seats, hashes, names, claimed, rematch = row
+    seats, hashes, names, claimed, rematch, invitations = row
     try:
         kinds = decode_seats(seats)
         return SeatState(
@@ -255,6 +419,7 @@ def decode_seat_state(table_id: object, row: Sequence[object]) -> SeatState:
             tuple(loads(str(names))),
             decode_claimed(claimed, kinds),
             None if rematch is None else str(rematch),
+            tuple(_decode_hashes(invitations, "invitations", len(kinds))),
         )
     except (ValueError, TypeError) as error:  # DecodeError and StorageError are ValueErrors
         raise StorageError(f"table {table_id!r}: {error}") from None
@@ -294,7 +459,7 @@ def decode_table(row: Sequence[object], actions: Sequence[Sequence[object]]) -> 
         StorageError: If a field does not decode; the message names the table.
     """
     (table_id, options, seed, seats, bot_seed, hashes, salt, source, names, client) = row[:10]
-    lobby, status, updated, claimed, rematch = row[10:15]
+    lobby, status, updated, claimed, rematch, invitations = row[10:16]
     try:
         if source not in ("server", "request"):
             raise StorageError(f"seed_source: {source!r} is not 'server' or 'request'")
@@ -315,6 +480,7 @@ def decode_table(row: Sequence[object], actions: Sequence[Sequence[object]]) -> 
             tuple(loads(str(names))),
             str(client),
             bool(lobby),
+            tuple(_decode_hashes(invitations, "invitations", len(kinds))),
         )
         decoded = list(decode_actions(actions, 0))
         notes = tuple((index, note) for index, (_, note) in enumerate(decoded) if note is not None)

@@ -10,7 +10,7 @@ server is refused at start (:class:`~cuckoo_rules.web.errors.StoreInUse`), since
 tables in memory would go stale. A disk that is full or read-only gives
 :class:`~cuckoo_rules.web.errors.StorageUnavailable` (the web layer answers 503 with
 ``Retry-After``); nothing is stored then, and the next write tries again. The schema
-(``PRAGMA user_version = 4``)::
+(``PRAGMA user_version = 5``)::
 
     CREATE TABLE tables (
         id TEXT PRIMARY KEY,         -- the table id (unguessable)
@@ -18,7 +18,8 @@ tables in memory would go stale. A disk that is full or read-only gives
         seed TEXT NOT NULL,          -- the game seed, in decimal (may exceed 2**63)
         seats TEXT NOT NULL,         -- JSON array: "human" or a bot spec per seat
         bot_seed TEXT NOT NULL,      -- in decimal; each bot decision's seed derives from it
-        token_hashes TEXT NOT NULL,  -- JSON array: SHA-256 hex of each human seat's token
+        token_hashes TEXT NOT NULL,  -- JSON array: SHA-256 hex of the token holding each
+                                     -- human seat (null: a bot, or a free seat)
         created TEXT NOT NULL,       -- ISO 8601, UTC
         salt TEXT,                   -- hex; the deal commitment's salt (NULL: made before 3)
         seed_source TEXT NOT NULL DEFAULT 'server',  -- 'server' or 'request'
@@ -27,8 +28,10 @@ tables in memory would go stale. A disk that is full or read-only gives
         status TEXT NOT NULL DEFAULT 'open',  -- 'open', 'over' or 'expired'
         updated REAL NOT NULL DEFAULT 0,  -- Unix time of the last action (or the creation)
         lobby INTEGER NOT NULL DEFAULT 0,   -- 1: its free seats are listed in the lobby
-        claimed TEXT NOT NULL DEFAULT '[]', -- JSON array: the human seats claimed, ascending
-        rematch TEXT                        -- the id of the table of its rematch, or NULL
+        claimed TEXT NOT NULL DEFAULT '[]', -- JSON array: the human seats held, ascending
+        rematch TEXT,                       -- the id of the table of its rematch, or NULL
+        invitations TEXT NOT NULL DEFAULT '[]'  -- JSON array: SHA-256 hex of each free
+                                            -- seat's invitation (null: none), or []
     );
     CREATE TABLE actions (
         table_id TEXT NOT NULL REFERENCES tables (id),
@@ -46,8 +49,13 @@ as version 1 and written back as version 2 (the same options, ``refill_trigger``
 above (its tables have no salt, so no deal commitment, and are all ``open`` until the
 server replays them and finds which are over; their idle time counts from the upgrade);
 a file of version 3 gets the columns of version 4 (its tables are not in the lobby, have
-no rematch, and every human seat counts as claimed, as its tokens were all handed out).
-If a row does not decode, nothing is changed and the file is refused. Tables and actions
+no rematch, and every human seat counts as claimed, as its tokens were all handed out);
+a file of version 4 gets the column of version 5, ``invitations``: a human seat nobody
+claimed had a token that only the creator and the friend it was sent to knew, and that
+token becomes the seat's invitation (its hash moves from ``token_hashes`` to
+``invitations``): the link still leads to the seat, once, and no longer reads or plays
+it (:func:`~cuckoo_rules.web.stores.rows.upgrade_invitations`). A claimed seat keeps its
+token. If a row does not decode, nothing is changed and the file is refused. Tables and actions
 are otherwise the same, so every table replays to the same states; but an older
 cuckoo-rules refuses the upgraded file, as this version refuses a file of a newer
 ``user_version``. Every JSON text of the file is read as strictly as text from outside: a
@@ -82,17 +90,22 @@ from .rows import (
     decode_seat_state,
     decode_table,
     decode_tables,
+    exchange_columns,
+    hand_over_columns,
+    invitations_text,
     join_columns,
     lobby_entries,
+    rematch_seats,
     setup_row,
     upgrade_claims,
+    upgrade_invitations,
 )
 
 __all__ = ["SCHEMA_VERSION", "SQLiteStore"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The ``user_version`` of the database files this module writes; files of versions 1 to
-3 are upgraded when opened (see the module's description)."""
+4 are upgraded when opened (see the module's description)."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -123,8 +136,13 @@ _V4_COLUMNS = (
     "rematch TEXT",
 )
 
+# The column of version 5, as added to a file of version 4.
+_V5_COLUMNS = ("invitations TEXT NOT NULL DEFAULT '[]'",)
+
 _SCHEMA = (
-    _TABLES.format(columns="".join(f",\n    {c}" for c in (*_V3_COLUMNS, *_V4_COLUMNS)))
+    _TABLES.format(
+        columns="".join(f",\n    {c}" for c in (*_V3_COLUMNS, *_V4_COLUMNS, *_V5_COLUMNS))
+    )
     + """
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables (id),
@@ -182,7 +200,7 @@ class SQLiteStore(Store):
                     f"{self.path}: database schema version {version} is newer than this "
                     f"version of cuckoo-rules reads ({SCHEMA_VERSION})"
                 )
-            if version in (1, 2, 3):
+            if version in (1, 2, 3, 4):
                 self._upgrade(version)
             with self._db:
                 self._db.executescript(_SCHEMA)
@@ -193,7 +211,7 @@ class SQLiteStore(Store):
             raise
 
     def _upgrade(self, version: int) -> None:
-        """Bring a file of version 1, 2 or 3 to the current version, in one transaction."""
+        """Bring a file of version 1 to 4 to the current version, in one transaction."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")  # no other writer until the commit
         try:
@@ -217,14 +235,24 @@ class SQLiteStore(Store):
                 db.execute("ALTER TABLE actions ADD COLUMN note TEXT")
                 # Idle time counts from the upgrade: the file kept no time of the last move.
                 db.execute("UPDATE tables SET updated = ?", (time.time(),))
-            for column in _V4_COLUMNS:
+            left = f"the file is left as it was, at schema version {version}"
+            if version <= 3:
+                for column in _V4_COLUMNS:
+                    db.execute(f"ALTER TABLE tables ADD COLUMN {column}")
+                claims = upgrade_claims(
+                    db.execute("SELECT id, seats FROM tables").fetchall(), self.path, left
+                )
+                db.executemany("UPDATE tables SET claimed = ? WHERE id = ?", claims)
+            for column in _V5_COLUMNS:
                 db.execute(f"ALTER TABLE tables ADD COLUMN {column}")
-            claims = upgrade_claims(
-                db.execute("SELECT id, seats FROM tables").fetchall(),
+            invitations = upgrade_invitations(
+                db.execute("SELECT id, seats, token_hashes, claimed FROM tables").fetchall(),
                 self.path,
-                f"the file is left as it was, at schema version {version}",
+                left,
             )
-            db.executemany("UPDATE tables SET claimed = ? WHERE id = ?", claims)
+            db.executemany(
+                "UPDATE tables SET token_hashes = ?, invitations = ? WHERE id = ?", invitations
+            )
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.commit()
         except BaseException:
@@ -268,8 +296,14 @@ class SQLiteStore(Store):
         try:
             self._db.execute(
                 f"INSERT INTO tables ({TABLE_COLUMNS}, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, NULL, ?)",
-                (*setup_row(setup), updated, claimed_text(claimed), _iso(updated)),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, NULL, ?, ?)",
+                (
+                    *setup_row(setup),
+                    updated,
+                    claimed_text(claimed),
+                    invitations_text(setup),
+                    _iso(updated),
+                ),
             )
         except sqlite3.IntegrityError as error:
             raise StorageError(f"table {setup.id!r} is stored already ({error})") from None
@@ -298,8 +332,37 @@ class SQLiteStore(Store):
             row = join_columns(self._seat_row(table_id), seat, token_hash, name)
             if row is None:
                 return False
+            self._set_seats(table_id, row)
+            return True
+
+    def _set_seats(self, table_id: str, row: tuple[str, str, str, str]) -> None:
+        """Write the seat columns of a join or an exchange, in the caller's transaction."""
+        self._db.execute(
+            "UPDATE tables SET token_hashes = ?, names = ?, claimed = ?, invitations = ? "
+            "WHERE id = ?",
+            (*row, table_id),
+        )
+
+    def exchange_invitation(
+        self, table_id: str, invitation_hash: str, token_hash: str, name: str | None
+    ) -> int | None:
+        """As :meth:`Store.exchange_invitation`."""
+        with self._transaction():
+            found = exchange_columns(self._seat_row(table_id), invitation_hash, token_hash, name)
+            if found is None:
+                return None
+            seat, row = found
+            self._set_seats(table_id, row)
+            return seat
+
+    def hand_over(self, table_id: str, seat: int, token_hash: str, invitation_hash: str) -> bool:
+        """As :meth:`Store.hand_over`."""
+        with self._transaction():
+            row = hand_over_columns(self._seat_row(table_id), seat, token_hash, invitation_hash)
+            if row is None:
+                return False
             self._db.execute(
-                "UPDATE tables SET token_hashes = ?, names = ?, claimed = ? WHERE id = ?",
+                "UPDATE tables SET token_hashes = ?, claimed = ?, invitations = ? WHERE id = ?",
                 (*row, table_id),
             )
             return True
@@ -309,10 +372,16 @@ class SQLiteStore(Store):
     ) -> str:
         """As :meth:`Store.add_rematch`."""
         with self._transaction():
-            rematch = self._seat_row(table_id)[4]
-            if rematch is not None:
-                return str(rematch)
+            row = self._seat_row(table_id)
+            if row[4] is not None:
+                return str(row[4])
             self._insert(setup, updated, claimed)
+            # The seats as stored now, whatever the caller's copy says.
+            self._db.execute(
+                "UPDATE tables SET token_hashes = ?, names = ?, claimed = ?, invitations = ? "
+                "WHERE id = ?",
+                (*rematch_seats(row), setup.id),
+            )
             self._db.execute("UPDATE tables SET rematch = ? WHERE id = ?", (setup.id, table_id))
             return setup.id
 

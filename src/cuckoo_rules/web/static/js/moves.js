@@ -4,7 +4,7 @@
 import { $, clearError, showError } from "./dom.js";
 import { app } from "./state.js";
 import { api, tablePath } from "./api.js";
-import { fragmentFor, loadShareTokens, saveShareTokens } from "./fragment.js";
+import { fragmentFor, loadInvitations, saveInvitations } from "./fragment.js";
 import { focusKey, setBusy } from "./focus.js";
 import { receiveSnapshot } from "./playback.js";
 
@@ -54,9 +54,10 @@ export async function rematch() {
   }
 }
 
-/** Go to the rematch of this table, at the same seat (the same token works there). */
+/** Go to the rematch of this table, at the same seat (the same token holds it there; the
+ * invitations of the seats still free invite to it too). */
 export function follow(table) {
-  const shares = loadShareTokens(app.table);
-  if (Object.keys(shares).length) saveShareTokens(table, shares);
+  const invitations = loadInvitations(app.table);
+  if (Object.keys(invitations).length) saveInvitations(table, invitations);
   window.location.hash = fragmentFor(table, app.token);
 }

@@ -4,7 +4,7 @@
 import { $, el, setText, srOnly } from "./dom.js";
 import { app, isOver, myTurn, winners } from "./state.js";
 import { capitalize, has, t } from "./phrases.js";
-import { loadShareTokens, pageUrl } from "./fragment.js";
+import { inviteUrl, loadInvitations, pageUrl, saveInvitations } from "./fragment.js";
 import { overText, progressText, seatName, who } from "./words.js";
 import { cardSvg } from "./cards.js";
 
@@ -119,19 +119,23 @@ export function renderNotices() {
 }
 
 export function renderShare() {
-  const tokens = loadShareTokens(app.table);
+  // An invitation works once: the link of a seat someone took is dead, and forgotten.
+  const saved = loadInvitations(app.table);
+  const invitations = Object.fromEntries(
+    Object.entries(saved).filter(([seat]) => !app.doc || app.free.includes(Number(seat))),
+  );
+  if (Object.keys(invitations).length !== Object.keys(saved).length) saveInvitations(app.table, invitations);
   const list = $("share-list");
   list.replaceChildren();
-  for (const [seat, token] of Object.entries(tokens)) {
+  for (const [seat, invitation] of Object.entries(invitations)) {
     if (Number(seat) === app.seat) continue; // this page is that seat
-    const free = app.free.includes(Number(seat));
-    const label = t(free ? "web.share_seat" : "web.share_seat_taken", { seat, player: seatName(Number(seat)) });
-    list.append(shareItem(label, pageUrl(app.table, token), `share-${seat}`, `share-seat`));
+    const label = t("web.share_seat", { seat, player: seatName(Number(seat)) });
+    list.append(shareItem(label, inviteUrl(app.table, String(invitation)), `share-${seat}`, `share-seat`));
   }
   list.append(shareItem(t("web.share_watch"), pageUrl(app.table, null), "share-watch", "share-watch"));
   // Open while a friend's seat is free (the links are wanted then), closed after.
   const box = $("share");
-  const waiting = app.free.some((seat) => seat !== app.seat) && Object.keys(tokens).length > 0;
+  const waiting = Object.keys(invitations).some((seat) => Number(seat) !== app.seat);
   if (waiting && box.dataset.auto !== "open") {
     box.open = true;
     box.dataset.auto = "open";

@@ -5,7 +5,7 @@ import { $, clearError, el, showError } from "./dom.js";
 import { app } from "./state.js";
 import { has, speciesName, t } from "./phrases.js";
 import { api } from "./api.js";
-import { fragmentFor, saveShareTokens, setFragment } from "./fragment.js";
+import { fragmentFor, saveInvitations, setFragment } from "./fragment.js";
 import { botLabel } from "./words.js";
 import { birdCard } from "./cards.js";
 import { myName } from "./lobby.js";
@@ -187,10 +187,10 @@ export async function startGame(event) {
   try {
     app.token = null;
     const created = await api("POST", "/api/tables", body);
-    const tokens = created.tokens || {};
-    const mine = tokens["0"] || null;
-    const others = Object.fromEntries(Object.entries(tokens).filter(([seat]) => seat !== "0"));
-    saveShareTokens(created.table, others);
+    // The creator's token (seat 0), and an invitation for each other human seat: the
+    // share links. The other seats' tokens exist only in the browsers that take them.
+    const mine = (created.tokens || {})["0"] || null;
+    saveInvitations(created.table, created.invitations || {});
     setFragment(fragmentFor(created.table, mine));
     await openTable(created.table, mine);
   } catch (error) {

@@ -5,11 +5,11 @@ import { $, clearError, setText, showError } from "./dom.js";
 import { app, freshTableState, later, leaveTable } from "./state.js";
 import { t } from "./phrases.js";
 import { api, tablePath } from "./api.js";
-import { readFragment } from "./fragment.js";
+import { forgetSharedTokens, fragmentFor, readFragment, setFragment } from "./fragment.js";
 import { appendLog } from "./panels.js";
 import { applyDoc, lastLayOf } from "./playback.js";
 import { connect, POLL_MS } from "./stream.js";
-import { startLobby, stopLobby } from "./lobby.js";
+import { myName, startLobby, stopLobby } from "./lobby.js";
 
 export function showSetup() {
   leaveTable();
@@ -58,15 +58,57 @@ export async function openTable(table, token) {
     connect();
   } catch (error) {
     if (generation !== app.generation) return;
+    if (error.status === 401 && token) {
+      // A link from before invitations: the token of a seat nobody had taken is now that
+      // seat's invitation, which buys the seat once.
+      try {
+        const mine = await acceptInvitation(table, token);
+        if (generation !== app.generation) return;
+        setFragment(fragmentFor(table, mine));
+        await openTable(table, mine);
+        return;
+      } catch (ignored) {
+        if (generation !== app.generation) return;
+      }
+    }
     showError(error.message);
     if (error.status === 401 || error.status === 404 || error.status === 400) showSetup();
     else later(POLL_MS * 3, () => openTable(table, token));
   }
 }
 
+/** Exchange an invitation for its seat's token (once: whoever comes first holds the seat),
+ * under the name typed in "Your name" if any (else the one the host gave the seat). */
+async function acceptInvitation(table, invitation) {
+  const name = myName();
+  const body = name ? { invitation, name } : { invitation };
+  const data = await api("POST", `/api/tables/${encodeURIComponent(table)}/accept`, body, { auth: false });
+  return String(data.token);
+}
+
+/** Open an invitation's link: take the seat, and keep only its token in the address. If
+ * the invitation was used already, say so and show the table to watch. */
+async function openInvitation(table, invitation) {
+  leaveTable();
+  const generation = app.generation;
+  try {
+    const token = await acceptInvitation(table, invitation);
+    if (generation !== app.generation) return;
+    setFragment(fragmentFor(table, token));
+    await openTable(table, token);
+  } catch (error) {
+    if (generation !== app.generation) return;
+    setFragment(fragmentFor(table, null));
+    await openTable(table, null);
+    showError(error.message);
+  }
+}
+
 export function openFromFragment() {
-  const { table, token } = readFragment();
+  const { table, token, invite } = readFragment();
+  forgetSharedTokens();
   clearError();
-  if (table) openTable(table, token);
+  if (table && invite && !token) openInvitation(table, invite);
+  else if (table) openTable(table, token);
   else showSetup();
 }
