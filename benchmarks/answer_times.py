@@ -203,7 +203,11 @@ async def push_latency(url: str, moves: int, seed: int) -> tuple[list[float], li
         while len(after_answer) < moves:
             created = await client.post("/api/tables", json={"seats": ["human", "human"]})
             created.raise_for_status()
-            table, tokens = created.json()["table"], created.json()["tokens"]
+            table, tokens = created.json()["table"], dict(created.json()["tokens"])
+            invitation = {"invitation": created.json()["invitations"]["1"]}
+            accepted = await client.post(f"/api/tables/{table}/accept", json=invitation)
+            accepted.raise_for_status()
+            tokens["1"] = accepted.json()["token"]  # the friend takes seat 1
             await document(client, table, tokens["1"])
             async with (
                 stream(client, table, tokens["0"]) as zero,
