@@ -196,6 +196,7 @@ def test_serve_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
 def test_serve_without_the_web_extra_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    import cuckoo_rules.web.server  # noqa: F401  # loaded already, as in the whole suite
     from cuckoo_rules.cli import main
 
     monkeypatch.setitem(sys.modules, "uvicorn", None)

@@ -266,6 +266,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not 0 <= port <= 65535:
         parser.error(f"argument --port: {port} is not in 0..65535")
     try:
+        # The extra's server itself first: the web modules may be imported already.
+        import uvicorn  # noqa: F401
+
         from ..web import create_app
         from ..web.errors import StorageError
         from ..web.guard import LOOPBACK_HOSTS, AllowedHosts
