@@ -60,7 +60,7 @@ Example:
     >>> narrate([lay, capture], None, names=["ann", "bob"], language="ru")
     ['P0 ann выкладывает 1 утку справа в ряд 0 и забирает 1 сову.']
     >>> describe_event(FlewHome(0, Species.ROBIN, 5, 2), None, language="de")
-    'P0 lässt 5 Rotkehlchen nach Hause fliegen: 2 in die eigene Sammlung, 3 auf den Ablagestapel.'
+    'P0 spielt 5 Rotkehlchen als Schwarm aus: 2 in die eigene Sammlung, 3 auf den Ablagestapel.'
 """
 
 from __future__ import annotations

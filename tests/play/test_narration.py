@@ -408,7 +408,7 @@ TRANSLATED: dict[str, dict[int | None, list[str]]] = {
             "P1 bob legt 1 Papagei rechts an Reihe 0 an und nimmt 1 Elster und 1 Tukan auf "
             "die Hand.",
             "Reihe 0 wird aufgefüllt: 1 Rohrsänger und 2 Rotkehlchen.",
-            "Du lässt 6 Enten nach Hause fliegen: 2 in deine Sammlung, 4 auf den Ablagestapel.",
+            "Du spielst 6 Enten als Schwarm aus: 2 in deine Sammlung, 4 auf den Ablagestapel.",
             "Du ziehst 1 Karte: 1 Flamingo.",
             "Runde 3 endet: P1 bob hat keine Handkarten mehr; die anderen werfen 5 Karten ab.",
             "Runde 4: P1 bob teilt 11 Karten von diesem Nachziehstapel aus (3 an P1 bob und "
@@ -418,7 +418,7 @@ TRANSLATED: dict[str, dict[int | None, list[str]]] = {
             "P0 ann legt 3 Eulen links an Reihe 2 an und nimmt 1 Ente und 2 Tukane auf die Hand.",
             "Du legst 1 Papagei rechts an Reihe 0 an und nimmst 1 Elster und 1 Tukan auf die Hand.",
             "Reihe 0 wird aufgefüllt: 1 Rohrsänger und 2 Rotkehlchen.",
-            "P0 ann lässt 6 Enten nach Hause fliegen: 2 in die eigene Sammlung, 4 auf den "
+            "P0 ann spielt 6 Enten als Schwarm aus: 2 in die eigene Sammlung, 4 auf den "
             "Ablagestapel.",
             "P0 ann zieht 1 Karte.",
             "Runde 3 endet: du hast keine Handkarten mehr; die anderen werfen 5 Karten ab.",
@@ -433,7 +433,7 @@ TRANSLATED: dict[str, dict[int | None, list[str]]] = {
             "Ряд 0 пополняется: 1 камышовка и 2 малиновки.",
             "Вы отправляете домой 6 уток: 2 — в свою коллекцию, 4 — в сброс.",
             "Вы берёте из колоды 1 карту: 1 фламинго.",
-            "Раунд 3 окончен: P1 bob остаётся без карт на руке; остальные сбрасывают с рук 5 карт.",
+            "Раунд 3 окончен: P1 bob остаётся без карт в руке; остальные сбрасывают из рук 5 карт.",
             "Раунд 4: P1 bob раздаёт 11 карт из этой колоды (3 — P1 bob и 8 — вам).",
         ],
         1: [
@@ -442,7 +442,7 @@ TRANSLATED: dict[str, dict[int | None, list[str]]] = {
             "Ряд 0 пополняется: 1 камышовка и 2 малиновки.",
             "P0 ann отправляет домой 6 уток: 2 — в свою коллекцию, 4 — в сброс.",
             "P0 ann берёт из колоды 1 карту.",
-            "Раунд 3 окончен: вы остаётесь без карт на руке; остальные сбрасывают с рук 5 карт.",
+            "Раунд 3 окончен: вы остаётесь без карт в руке; остальные сбрасывают из рук 5 карт.",
             "Раунд 4: вы раздаёте 11 карт из этой колоды (3 — вам и 8 — P0 ann).",
         ],
     },
@@ -500,7 +500,7 @@ def test_a_round_told_in_german_and_russian(language: str, viewer: int) -> None:
         ("ru", cr.events.Reshuffled(12), None,
          "Сброс перемешивается и становится новой колодой."),
         ("ru", cr.events.RoundEnded(1, 0, (0, 1), ((0,) * 8,) * 2, ((0,) * 8,) * 2), 1,
-         "Раунд 1 окончен: P0 остаётся без карт на руке; остальные сбрасывают с рук 1 карту."),
+         "Раунд 1 окончен: P0 остаётся без карт в руке; остальные сбрасывают из рук 1 карту."),
         ("ru", cr.events.Dealt(2, 0, (8, 8), (None, None)), 0,
          "Раунд 2: вы раздаёте каждому игроку 8 карт."),
         ("ru", cr.events.GameStarted(1, (0, 0, 0, 0, 0, 1, 0, 0), (8, 8), (None, None)), None,

@@ -196,11 +196,11 @@ GERMAN: dict[str, str] = {
     "declined_draw": "{player} zieht keine Karten.",
     "declined_draw_you": "{player} ziehst keine Karten.",
     "flew_home": (
-        "{player} lässt {birds} nach Hause fliegen: {home} in die eigene Sammlung, "
+        "{player} spielt {birds} als Schwarm aus: {home} in die eigene Sammlung, "
         "{discarded} auf den Ablagestapel."
     ),
     "flew_home_you": (
-        "{player} lässt {birds} nach Hause fliegen: {home} in deine Sammlung, "
+        "{player} spielst {birds} als Schwarm aus: {home} in deine Sammlung, "
         "{discarded} auf den Ablagestapel."
     ),
     "reshuffled": "Der Ablagestapel wird zu einem neuen Nachziehstapel gemischt.",
@@ -334,12 +334,12 @@ RUSSIAN: dict[str, str] = {
     "reshuffled": "Сброс перемешивается и становится новой колодой.",
     # The present tense, as everywhere: a verb in the past would tell a gender by its ending.
     "round_ended": (
-        "Раунд {round} окончен: {player} остаётся без карт на руке; остальные сбрасывают "
-        "с рук {cards}."
+        "Раунд {round} окончен: {player} остаётся без карт в руке; остальные сбрасывают "
+        "из рук {cards}."
     ),
     "round_ended_you": (
-        "Раунд {round} окончен: {player} остаётесь без карт на руке; остальные сбрасывают "
-        "с рук {cards}."
+        "Раунд {round} окончен: {player} остаётесь без карт в руке; остальные сбрасывают "
+        "из рук {cards}."
     ),
     "game_started": "Игра начинается: {player} раздаёт каждому игроку {cards}.",
     "game_started_you": "Игра начинается: {player} раздаёте каждому игроку {cards}.",

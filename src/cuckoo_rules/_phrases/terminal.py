@@ -141,7 +141,7 @@ ENGLISH: dict[str, str] = {
     "terminal.discard.none": "no cards",
     "terminal.collections": "Collections:",
     "terminal.progress": "{species}/{need_species} species, {triples}/{need_triples} triples",
-    "terminal.next_round": "Round {round}: {dealer} deals; first to play: {player}.",
+    "terminal.next_round": "Round {round}. Dealer: {dealer}; first turn: {player}.",
     "terminal.game_over": "Game over",
     "terminal.standings": "Standings:",
     "terminal.lasted": "The game lasted {turns} over {rounds}.",
@@ -187,6 +187,7 @@ ENGLISH: dict[str, str] = {
     "terminal.demo.standard": "standard rules",
     "terminal.demo.turn": "Turn {turn} (round {round}): {player}, {cards} in hand",
     "terminal.demo.collection": "    collection: {cards}",
+    "terminal.no_such_row": "There is no row {row}: the rows are 0 to {last}.",
 }
 
 GERMAN: dict[str, str] = {
@@ -205,13 +206,13 @@ GERMAN: dict[str, str] = {
     "terminal.rounds#one": "{count} Runde",
     "terminal.rounds#other": "{count} Runden",
     "terminal.header": (
-        "Runde {round} · Zug {turn} · {state} · Nachziehstapel {draw} · Ablage {discard}"
+        "Runde {round} · Zug {turn} · {state} · Nachziehstapel {draw} · Ablagestapel {discard}"
     ),
     "terminal.header_short": "Runde {round} · Zug {turn} · {state} · {draw}/{discard}",
     "terminal.to_act": "{player}: {phase}",
-    "terminal.phase.lay": "auslegen",
+    "terminal.phase.lay": "anlegen",
     "terminal.phase.draw": "nachziehen?",
-    "terminal.phase.flock": "Schwarm?",
+    "terminal.phase.flock": "Schwarm ausspielen?",
     "terminal.game_over_state": "Spielende",
     "terminal.row": "Reihe {row}:",
     "terminal.hand": "Deine Hand ({count}):",
@@ -224,84 +225,82 @@ GERMAN: dict[str, str] = {
     "terminal.holds_none": "ohne {species}",
     "terminal.side_letter.left": "L",
     "terminal.side_letter.right": "R",
-    "terminal.do.lay": "{birds} {side} an Reihe {row} legen",
-    "terminal.do.captures": "{lay} und {cards} nehmen",
-    "terminal.do.captures_nothing": "{lay}, ohne etwas zu nehmen",
+    "terminal.do.lay": "{birds} {side} an Reihe {row} anlegen",
+    "terminal.do.captures": "{lay} und {cards} auf die Hand nehmen",
+    "terminal.do.captures_nothing": "{lay}, ohne Karten aufzunehmen",
     "terminal.do.draw": "2 Karten nachziehen",
     "terminal.do.no_draw": "nicht nachziehen",
     "terminal.do.fly": (
-        "{birds} ausfliegen lassen: {home} in deine Sammlung, {discarded} auf die Ablage"
+        "{birds} als Schwarm ausspielen: {home} in deine Sammlung, {discarded} auf den Ablagestapel"
     ),
-    "terminal.do.fly_short": "{birds} ausfliegen: {home} Sammlung, {discarded} Ablage",
-    "terminal.do.no_flock": "keinen Schwarm ausfliegen lassen",
-    "terminal.do.pass": "verzichten",
+    "terminal.do.fly_short": "{birds} ausspielen: {home} in die Sammlung, {discarded} abgelegt",
+    "terminal.do.no_flock": "keinen Schwarm ausspielen",
+    "terminal.do.pass": "passen",
     "terminal.side.left": "links",
     "terminal.side.right": "rechts",
-    "terminal.prompt": "Zug 1-{count} (m: Liste, hilfe, tipp, q: Ende)> ",
+    "terminal.prompt": "Aktion 1-{count} (m: Liste, hilfe, tipp, q: Ende)> ",
     "terminal.empty_input": (
-        "Tippe die Nummer eines Zugs von 1 bis {count}; m zeigt alle Züge beschrieben, "
-        "hilfe die Befehle und Regeln."
+        "Tippe die Nummer einer Aktion von 1 bis {count}; m zeigt alle Aktionen "
+        "beschrieben, hilfe die Befehle und Regeln."
     ),
-    "terminal.no_such_move": "Es gibt keinen Zug {number}: tippe eine Zahl von 1 bis {count}.",
+    "terminal.no_such_move": "Es gibt keine Aktion {number}: tippe eine Zahl von 1 bis {count}.",
     "terminal.unreadable": (
-        "„{text}“ ist kein Zug: tippe seine Nummer von 1 bis {count}, oder hilfe für die Befehle."
+        "„{text}“ ist keine Aktion: tippe ihre Nummer von 1 bis {count} oder hilfe für die Befehle."
     ),
     "terminal.illegal": "{move}: {reason}.",
     "terminal.reason.lay_first": (
-        "ein Zug beginnt mit dem Auslegen (alle Vögel einer Art aus deiner Hand an ein "
+        "ein Zug beginnt mit dem Anlegen (alle Vögel einer Art aus deiner Hand an ein "
         "Ende einer Reihe)"
     ),
     "terminal.reason.not_held": "{species}: davon hast du keine",
     "terminal.reason.draw_or_pass": (
-        "nach einem Auslegen ohne genommene Karten darfst du 2 Karten nachziehen oder nicht"
+        "hast du beim Anlegen keine Karten aufgenommen, darfst du 2 Karten nachziehen oder nicht"
     ),
     "terminal.reason.flock_size": "{species}: ein Schwarm braucht {small} Vögel, du hast {held}",
-    "terminal.reason.flock_or_pass": (
-        "jetzt darfst du einen Schwarm ausfliegen lassen oder verzichten"
-    ),
+    "terminal.reason.flock_or_pass": ("jetzt darfst du einen Schwarm ausspielen oder passen"),
     "terminal.reason.over": "das Spiel ist vorbei",
     "terminal.press_enter": "Weiter mit der Eingabetaste ",
     "terminal.press_enter_end": "Beenden mit der Eingabetaste ",
-    "terminal.press_enter_back": "Zurück zum Tisch mit der Eingabetaste ",
+    "terminal.press_enter_back": "Zurück zum Spielfeld mit der Eingabetaste ",
     "terminal.thinking": "{player} überlegt ...",
     "terminal.commands.quit": "ende",
     "terminal.commands.help": "hilfe",
     "terminal.commands.hint": "tipp",
     "terminal.commands.log": "verlauf",
     "terminal.list_title": (
-        "Alle Züge ({first}-{last} von {count}), nummeriert wie unter dem Tisch:"
+        "Alle Aktionen ({first}-{last} von {count}), nummeriert wie unter dem Spielfeld:"
     ),
-    "terminal.list_prompt": "Eingabe: weiter, b: der Tisch, oder die Nummer eines Zugs> ",
-    "terminal.list_prompt_last": "Eingabe: der Tisch, oder die Nummer eines Zugs> ",
+    "terminal.list_prompt": "Eingabe: weiter, b: Spielfeld oder die Nummer einer Aktion> ",
+    "terminal.list_prompt_last": "Eingabe: Spielfeld oder die Nummer einer Aktion> ",
     "terminal.log_title": "Was zuletzt geschah (das Neueste unten):",
     "terminal.log_empty": "Noch ist nichts geschehen.",
     "terminal.help": (
         "Befehle (eintippen, dann Eingabetaste)\n"
-        "  1, 2, ...   den Zug mit dieser Nummer spielen (die Liste unter dem Tisch)\n"
-        "  m oder ?    alle Züge beschrieben, seitenweise   verlauf   was zuletzt geschah\n"
-        "  tipp        die drei besten Züge des Experten, mit ihren Gewinnchancen\n"
+        "  1, 2, ...   die Aktion mit dieser Nummer (die Liste unter dem Spielfeld)\n"
+        "  m oder ?    alle Aktionen beschrieben, seitenweise   verlauf   was geschah\n"
+        "  tipp        die drei besten Aktionen des Experten, mit ihren Gewinnchancen\n"
         "  hilfe       diese Seite      q   aufhören (speichern; play --resume: weiter)\n"
-        "  Züge gehen auch in der (englischen) Notation: lay owl 0 left, draw, pass.\n"
+        "  Aktionen gehen auch in der (englischen) Notation: lay owl 0 left, draw, pass.\n"
         "Der Bildschirm\n"
-        "  EUL×3 (3/4 ✓1): 3 Eulen auf der Hand; ein kleiner Schwarm sind 3, ein großer\n"
-        "  4; jetzt ausfliegen bringt 1 in deine Sammlung. 5:1L+2ENT: Zug 5 legt links an\n"
-        "  Reihe 1 und nimmt 2 Enten. Spieler: Handgröße, Arten und Drillinge der\n"
-        "  Sammlung, die Sammlung, bekannte Karten der Hand (ohne EUL: hat keine Eule).\n"
+        "  EUL×3 (3/4 ✓1): 3 Eulen auf der Hand; kleiner Schwarm 3, großer 4; jetzt\n"
+        "  ausgespielt, bringen sie 1 in die Sammlung. 5:1L+2ENT: Aktion 5 legt links an\n"
+        "  Reihe 1 an und nimmt 2 Enten auf die Hand. Spieler: Handkarten, Arten und\n"
+        "  Drillinge der Sammlung, die Sammlung, bekannte Karten (ohne EUL: keine Eule).\n"
         "Die Regeln in Kürze\n"
-        "  Lege alle Vögel einer Art aus deiner Hand an ein Ende einer Reihe; die Karten\n"
-        "  zwischen ihnen und dem nächsten Vogel dieser Art nimmst du auf die Hand.\n"
-        "  Nimmst du keine, darfst du 2 Karten nachziehen. Dann darfst du einen Schwarm\n"
-        "  ausfliegen lassen: alle Vögel einer Art, ab einem kleinen Schwarm; 1 kommt in\n"
-        "  deine Sammlung (2 bei einem großen), der Rest auf die Ablage. Sieben Arten\n"
-        "  oder zwei Arten mit je drei Vögeln in der Sammlung gewinnen. Ist eine Hand\n"
-        "  leer, endet die Runde: alle Hände auf die Ablage, je 8 neue Karten. Gehen die\n"
-        "  Karten aus, gewinnt die größte Sammlung."
+        "  Lege in deinem Zug alle Vögel einer Art aus deiner Hand an ein Ende einer\n"
+        "  Reihe an; die Karten zwischen ihnen und dem nächsten Vogel dieser Art nimmst\n"
+        "  du auf die Hand. Nimmst du keine auf, darfst du 2 Karten nachziehen. Dann\n"
+        "  darfst du einen Schwarm ausspielen: alle Vögel einer Art, ab einem kleinen\n"
+        "  Schwarm; 1 kommt in deine Sammlung (2 bei einem großen), der Rest auf den\n"
+        "  Ablagestapel. Sieben Arten oder zwei Arten mit je drei Vögeln in der Sammlung\n"
+        "  gewinnen. Ist eine Hand leer, endet die Runde: alle Handkarten auf den\n"
+        "  Ablagestapel, je 8 neue. Gehen die Karten aus, gewinnt die größte Sammlung."
     ),
     "terminal.help_species": "Arten:",
     "terminal.hint.header": (
-        "Tipp (Experte, {simulations} Simulationen): Gewinnchance nach jedem Zug"
+        "Tipp (Experte, {simulations} Simulationen): Gewinnchance nach jeder Aktion"
     ),
-    "terminal.hint.footer": "Tippe die Nummer eines Zugs, um ihn zu spielen.",
+    "terminal.hint.footer": "Tippe die Nummer einer Aktion, um sie zu spielen.",
     "terminal.hint.missing": (
         "Kein Tipp: der Experte braucht das Extra batch (NumPy und numba): {command}"
     ),
@@ -318,27 +317,31 @@ GERMAN: dict[str, str] = {
     "terminal.discard.none": "keine Karten",
     "terminal.collections": "Sammlungen:",
     "terminal.progress": "{species}/{need_species} Arten, {triples}/{need_triples} Drillinge",
-    "terminal.next_round": "Runde {round}: es gibt {dealer}; es beginnt {player}.",
+    "terminal.next_round": "Runde {round}. Kartengeber: {dealer}; erster Zug: {player}.",
     "terminal.game_over": "Spielende",
     "terminal.standings": "Ergebnis:",
     "terminal.lasted": "Das Spiel dauerte {turns} in {rounds}.",
     "terminal.you_leave": "Du verlässt das Spiel.",
-    "terminal.save_ask": "Das Spiel in einer Datei speichern? (ein Pfad, oder Eingabetaste: nein) ",
+    "terminal.save_ask": (
+        "Das Spiel in einer Datei speichern? (ein Pfad oder Eingabetaste für nein) "
+    ),
     "terminal.saved": "Spiel gespeichert in {path}",
     "terminal.resume_hint": "Später weiterspielen: cuckoo-rules play --resume {path}",
     "terminal.cannot_write": "{path} lässt sich nicht schreiben: {error}",
-    "terminal.replay.header": "Wiederholung: Zug {move} von {count}",
-    "terminal.replay.start": "Wiederholung: das Austeilen (Zug 0 von {count})",
-    "terminal.replay.prompt": ("Eingabe: weiter, b: zurück, g N: zu Zug N, q: Ende> "),
-    "terminal.replay.end": "Ende der Aufzeichnung: b geht zurück, g N zu Zug N, q beendet.",
-    "terminal.replay.bad_move": "Keinen Zug {text}: tippe g und eine Zahl von 0 bis {count}.",
+    "terminal.replay.header": "Wiederholung: Aktion {move} von {count}",
+    "terminal.replay.start": "Wiederholung: das Austeilen (Aktion 0 von {count})",
+    "terminal.replay.prompt": "Eingabe: weiter, b: zurück, g N: zu Aktion N, q: Ende> ",
+    "terminal.replay.end": "Ende der Aufzeichnung: b geht zurück, g N zu Aktion N, q beendet.",
+    "terminal.replay.bad_move": (
+        "Es gibt keine Aktion {text}: tippe g und eine Zahl von 0 bis {count}."
+    ),
     "terminal.replay.spectator": "als Zuschauer",
     "terminal.replay.seat": "aus der Sicht von {player}",
     "terminal.started": (
         "Startwert {seed}; du bist Spieler {seat}. Tippe hilfe für die Befehle, q zum Aufhören."
     ),
     "terminal.resumed": (
-        "Weiter mit {path} bei Zug {move} (Startwert {seed}); du bist Spieler {seat}. Tippe "
+        "Weiter mit {path} bei Aktion {move} (Startwert {seed}); du bist Spieler {seat}. Tippe "
         "hilfe für die Befehle."
     ),
     "terminal.interrupted": "Abgebrochen: du verlässt das Spiel.",
@@ -362,6 +365,9 @@ GERMAN: dict[str, str] = {
     "terminal.demo.standard": "Standardregeln",
     "terminal.demo.turn": "Zug {turn} (Runde {round}): {player}, {cards} auf der Hand",
     "terminal.demo.collection": "    Sammlung: {cards}",
+    "terminal.no_such_row": (
+        "Es gibt keine Reihe {row}: die Reihen sind von 0 bis {last} nummeriert."
+    ),
 }
 
 RUSSIAN: dict[str, str] = {
@@ -387,7 +393,7 @@ RUSSIAN: dict[str, str] = {
     "terminal.to_act": "{player}: {phase}",
     "terminal.phase.lay": "выкладка",
     "terminal.phase.draw": "добор?",
-    "terminal.phase.flock": "стая?",
+    "terminal.phase.flock": "отправить стаю?",
     "terminal.game_over_state": "игра окончена",
     "terminal.row": "ряд {row}:",
     "terminal.hand": "Ваша рука ({count}):",
@@ -400,25 +406,25 @@ RUSSIAN: dict[str, str] = {
     "terminal.holds_none": "нет {species}",
     "terminal.side_letter.left": "Л",
     "terminal.side_letter.right": "П",
-    "terminal.do.lay": "выложить {birds} {side} в ряд {row}",
+    "terminal.do.lay": "выложить {side} в ряд {row} ({birds})",
     "terminal.do.captures": "{lay} и забрать {cards}",
     "terminal.do.captures_nothing": "{lay}, ничего не забирая",
     "terminal.do.draw": "взять 2 карты",
     "terminal.do.no_draw": "не брать карты",
-    "terminal.do.fly": "отправить стаю ({birds}): {home} в коллекцию, {discarded} в сброс",
-    "terminal.do.fly_short": "стая {birds}: {home} в коллекцию, {discarded} в сброс",
+    "terminal.do.fly": "отправить стаю домой ({birds}): {home} в коллекцию, {discarded} в сброс",
+    "terminal.do.fly_short": "стая ({birds}): {home} в коллекцию, {discarded} в сброс",
     "terminal.do.no_flock": "не отправлять стаю",
-    "terminal.do.pass": "пропустить",
+    "terminal.do.pass": "пас",
     "terminal.side.left": "слева",
     "terminal.side.right": "справа",
-    "terminal.prompt": "Ход 1-{count} (m: список, помощь, совет, q: выход)> ",
+    "terminal.prompt": "Действие 1-{count} (m: список, помощь, совет, q: выход)> ",
     "terminal.empty_input": (
-        "Введите номер хода от 1 до {count}; m покажет все ходы с описанием, помощь — "
-        "команды и правила."
+        "Введите номер действия от 1 до {count}; m покажет все действия с описанием, "
+        "помощь — команды и правила."
     ),
-    "terminal.no_such_move": "Хода {number} нет: введите число от 1 до {count}.",
+    "terminal.no_such_move": "Действия {number} нет: введите число от 1 до {count}.",
     "terminal.unreadable": (
-        "«{text}» — не ход: введите его номер от 1 до {count} или «помощь» для списка команд."
+        "«{text}» — не действие: введите его номер от 1 до {count} или «помощь» для списка команд."
     ),
     "terminal.illegal": "{move}: {reason}.",
     "terminal.reason.lay_first": (
@@ -426,51 +432,53 @@ RUSSIAN: dict[str, str] = {
     ),
     "terminal.reason.not_held": "у вас нет вида «{species}»",
     "terminal.reason.draw_or_pass": (
-        "после выкладки, которая не забрала карт, можно взять 2 карты или отказаться"
+        "если при выкладке вы не забрали ни одной карты, можно взять 2 карты или не брать"
     ),
     "terminal.reason.flock_size": "{species}: для стаи нужно {small}, а у вас {held}",
-    "terminal.reason.flock_or_pass": "сейчас можно отправить одну стаю или пропустить",
+    "terminal.reason.flock_or_pass": "сейчас можно отправить одну стаю домой или спасовать",
     "terminal.reason.over": "игра окончена",
     "terminal.press_enter": "Нажмите Enter, чтобы продолжить ",
     "terminal.press_enter_end": "Нажмите Enter, чтобы завершить ",
-    "terminal.press_enter_back": "Нажмите Enter, чтобы вернуться к столу ",
+    "terminal.press_enter_back": "Нажмите Enter, чтобы вернуться к игровому полю ",
     "terminal.thinking": "{player} думает...",
     "terminal.commands.quit": "выход",
     "terminal.commands.help": "помощь",
     "terminal.commands.hint": "совет",
     "terminal.commands.log": "журнал",
-    "terminal.list_title": "Все ходы ({first}-{last} из {count}), номера как под столом:",
-    "terminal.list_prompt": "Enter: дальше, b: стол, или номер хода> ",
-    "terminal.list_prompt_last": "Enter: стол, или номер хода> ",
+    "terminal.list_title": (
+        "Все действия ({first}-{last} из {count}), с номерами как под игровым полем:"
+    ),
+    "terminal.list_prompt": "Enter: дальше, b: поле или номер действия> ",
+    "terminal.list_prompt_last": "Enter: поле или номер действия> ",
     "terminal.log_title": "Что произошло недавно (последнее внизу):",
     "terminal.log_empty": "Пока ничего не произошло.",
     "terminal.help": (
         "Команды (введите и нажмите Enter)\n"
-        "  1, 2, ...   сыграть ход с этим номером (список под столом)\n"
-        "  m или ?     все ходы с описанием, по страницам    журнал   что произошло\n"
-        "  совет       три лучших хода эксперта и шансы на победу после них\n"
+        "  1, 2, ...   выполнить действие с этим номером (список под игровым полем)\n"
+        "  m или ?     все действия с описанием, по страницам    журнал   что произошло\n"
+        "  совет       три лучших действия эксперта и шансы на победу после них\n"
         "  помощь      эта страница      q   выйти (можно сохранить; play --resume)\n"
-        "  Ходы можно вводить и в (английской) нотации: lay owl 0 left, draw, pass.\n"
+        "  Действия можно вводить и в (английской) нотации: lay owl 0 left, draw, pass.\n"
         "Экран\n"
         "  СОВ×3 (3/4 ✓1): 3 совы в руке; малая стая — 3, большая — 4; стая сейчас\n"
-        "  принесла бы 1 карту в коллекцию. 5:1Л+2УТК: ход 5 выкладывает слева в ряд 1\n"
-        "  и забирает 2 утки. Игроки: карт в руке, виды и тройки в коллекции, сама\n"
-        "  коллекция, известные карты в руке (нет СОВ: сов в руке нет).\n"
+        "  принесла бы 1 карту в коллекцию. 5:1Л+2УТК: действие 5 выкладывает слева\n"
+        "  в ряд 1 и забирает 2 утки. Игроки: карт в руке, виды и тройки в коллекции,\n"
+        "  сама коллекция, известные карты в руке (нет СОВ: сов в руке нет).\n"
         "Правила вкратце\n"
         "  В свой ход выложите всех птиц одного вида из руки на один край ряда; карты\n"
-        "  между ними и ближайшей птицей того же вида вы забираете в руку. Если вы\n"
-        "  ничего не забрали, можно взять 2 карты. Затем можно отправить одну стаю: всех\n"
+        "  между ними и ближайшей птицей того же вида вы забираете в руку. Если вы ничего\n"
+        "  не забрали, можно взять 2 карты. Затем можно отправить одну стаю домой: всех\n"
         "  птиц одного вида, если их не меньше малой стаи; 1 идёт в коллекцию (2 за\n"
         "  большую стаю), остальные в сброс. Побеждает коллекция из семи видов или из\n"
-        "  двух видов по три птицы. Раунд кончается, когда чья-то рука пуста: все руки\n"
-        "  в сброс, каждому 8 новых карт. Когда карты кончаются, побеждает самая\n"
-        "  большая коллекция."
+        "  двух видов по три птицы. Раунд кончается, когда чья-то рука пуста: все руки в\n"
+        "  сброс, каждому 8 новых карт. Когда карты кончаются, побеждает самая большая\n"
+        "  коллекция."
     ),
     "terminal.help_species": "Виды:",
     "terminal.hint.header": (
-        "Совет (эксперт, симуляций: {simulations}): шанс победы после каждого хода"
+        "Совет (эксперт, симуляций: {simulations}): шанс победы после каждого действия"
     ),
-    "terminal.hint.footer": "Введите номер хода, чтобы сыграть его.",
+    "terminal.hint.footer": "Введите номер действия, чтобы выполнить его.",
     "terminal.hint.missing": (
         "Совета нет: эксперту нужно дополнение batch (NumPy и numba): {command}"
     ),
@@ -490,27 +498,27 @@ RUSSIAN: dict[str, str] = {
     "terminal.discard.none": "ни одной карты",
     "terminal.collections": "Коллекции:",
     "terminal.progress": "виды {species}/{need_species}, тройки {triples}/{need_triples}",
-    "terminal.next_round": "Раунд {round}: сдаёт {dealer}; первым ходит {player}.",
+    "terminal.next_round": "Раунд {round}. Раздающий: {dealer}; первый ход: {player}.",
     "terminal.game_over": "Игра окончена",
     "terminal.standings": "Итоги:",
-    "terminal.lasted": "Игра длилась {turns} за {rounds}.",
+    "terminal.lasted": "Игра длилась {rounds}, всего {turns}.",
     "terminal.you_leave": "Вы выходите из игры.",
-    "terminal.save_ask": "Сохранить игру в файл? (путь или Enter, чтобы пропустить) ",
+    "terminal.save_ask": "Сохранить игру в файл? (путь или Enter, чтобы не сохранять) ",
     "terminal.saved": "Игра сохранена в {path}",
     "terminal.resume_hint": "Продолжить позже: cuckoo-rules play --resume {path}",
     "terminal.cannot_write": "Не удаётся записать {path}: {error}",
-    "terminal.replay.header": "Повтор: ход {move} из {count}",
-    "terminal.replay.start": "Повтор: раздача (ход 0 из {count})",
-    "terminal.replay.prompt": "Enter: дальше, b: назад, g N: к ходу N, q: выход> ",
-    "terminal.replay.end": "Конец записи: b — назад, g N — к ходу N, q — выход.",
-    "terminal.replay.bad_move": "Хода {text} нет: введите g и число от 0 до {count}.",
+    "terminal.replay.header": "Повтор: действие {move} из {count}",
+    "terminal.replay.start": "Повтор: раздача (действие 0 из {count})",
+    "terminal.replay.prompt": "Enter: дальше, b: назад, g N: к действию N, q: выход> ",
+    "terminal.replay.end": "Конец записи: b — назад, g N — к действию N, q — выход.",
+    "terminal.replay.bad_move": "Действия {text} нет: введите g и число от 0 до {count}.",
     "terminal.replay.spectator": "глазами зрителя",
     "terminal.replay.seat": "глазами: {player}",
     "terminal.started": (
         "Зерно {seed}; вы игрок {seat}. Введите «помощь» для списка команд, q — выход."
     ),
     "terminal.resumed": (
-        "Продолжаем {path} с хода {move} (зерно {seed}); вы игрок {seat}. Введите «помощь» "
+        "Продолжаем {path} с действия {move} (зерно {seed}); вы игрок {seat}. Введите «помощь» "
         "для списка команд."
     ),
     "terminal.interrupted": "Прервано: вы выходите из игры.",
@@ -533,6 +541,7 @@ RUSSIAN: dict[str, str] = {
     "terminal.demo.standard": "стандартные правила",
     "terminal.demo.turn": "Ход {turn} (раунд {round}): {player}, в руке {cards}",
     "terminal.demo.collection": "    коллекция: {cards}",
+    "terminal.no_such_row": "Ряда {row} нет: ряды нумеруются от 0 до {last}.",
 }
 
 PHRASES: dict[str, dict[str, str]] = {"en": ENGLISH, "de": GERMAN, "ru": RUSSIAN}

@@ -38,6 +38,7 @@ ENGLISH: dict[str, str] = {
     "web.bot.random": "Random bot",
     "web.bot.greedy": "Greedy bot",
     "web.bot.ismcts": "Search bot (ismcts)",
+    "web.bot.expert": "Expert bot",
     "web.lobby_check": "List in the lobby",
     "web.lobby_check_help": "Anyone may then take a free human seat from the list of open tables.",
     "web.seed": "Seed",
@@ -271,7 +272,7 @@ GERMAN: dict[str, str] = {
     "web.dismiss": "Schließen",
     "web.new_game": "Neues Spiel",
     "web.your_name": "Dein Name",
-    "web.name_placeholder": "freiwillig",
+    "web.name_placeholder": "optional",
     "web.num_players": "Anzahl der Spieler",
     "web.seats": "Plätze",
     "web.seat_you": "Platz 0: du",
@@ -282,12 +283,13 @@ GERMAN: dict[str, str] = {
     "web.bot.random": "Zufallsbot",
     "web.bot.greedy": "Gieriger Bot",
     "web.bot.ismcts": "Suchbot (ismcts)",
+    "web.bot.expert": "Expertenbot",
     "web.lobby_check": "In der Lobby anzeigen",
     "web.lobby_check_help": (
         "Dann kann jeder einen freien Platz aus der Liste der offenen Tische nehmen."
     ),
     "web.seed": "Startwert",
-    "web.seed_optional": "(freiwillig, für eine wiederholbare Verteilung)",
+    "web.seed_optional": "(optional, für eine wiederholbare Verteilung)",
     "web.seed_help": "Eine ganze Zahl; leer lassen für eine zufällige Verteilung.",
     "web.seed_invalid": "Der Startwert muss eine ganze Zahl von 0 bis {max} sein.",
     "web.variants": "Regelvarianten",
@@ -312,15 +314,15 @@ GERMAN: dict[str, str] = {
     "web.other_turn": "{player} ist dran ({doing})…",
     "web.waiting_join": "Warten, bis jemand den Platz von {player} einnimmt…",
     "web.watching_note": "Du schaust zu.",
-    "web.expired": "Dieser Tisch ist abgelaufen: zu lange hat niemand gezogen.",
+    "web.expired": "Dieser Tisch ist abgelaufen: zu lange gab es keine Aktion.",
     "web.thinking": "{player} denkt nach…",
     "web.thinking_badge": "denkt nach",
     "web.live_off": (
         "Die Live-Aktualisierung ist unterbrochen: der Tisch wird jede Sekunde abgefragt."
     ),
-    "web.phase.lay": "Vögel auslegen",
+    "web.phase.lay": "Vögel anlegen",
     "web.phase.draw": "entscheiden, ob nachgezogen wird",
-    "web.phase.flock": "einen Schwarm heimfliegen lassen oder passen",
+    "web.phase.flock": "einen Schwarm ausspielen oder passen",
     "web.phase.game_over": "Spielende",
     "web.draw_pile": "Nachziehstapel: {count}",
     "web.discard_pile": "Ablagestapel: {count}",
@@ -330,11 +332,11 @@ GERMAN: dict[str, str] = {
     "web.spectator": "Zuschauer",
     "web.game_over": "Spielende.",
     "web.reason": "Grund: {reason}.",
-    "web.final_collections": "Endgültige Sammlungen",
+    "web.final_collections": "Sammlungen am Spielende",
     "web.standing": "{player}: {progress}",
-    "web.standing_winner": "{player} (gewinnt): {progress}",
+    "web.standing_winner": "{player} (Sieger): {progress}",
     "web.deal": (
-        "Verteilt mit Startwert {seed} (Salz {salt}), vor dem ersten Zug festgelegt als "
+        "Verteilt mit Startwert {seed} (Salz {salt}), vor der ersten Aktion festgelegt als "
         "{commitment}: prüfe es mit cuckoo_rules.fairness.check_deal."
     ),
     "web.rematch": "Revanche",
@@ -342,7 +344,7 @@ GERMAN: dict[str, str] = {
     "web.rematch_follow": "Revanche spielen",
     "web.rematch_watch": "Revanche ansehen",
     "web.notices": "Hinweise",
-    "web.notice": "Zug {move}: {text}",
+    "web.notice": "Aktion {move}: {text}",
     "web.invite": "Einladen und zuschauen",
     "web.share_seat": "Platz {seat} ({player}) ist frei: schicke diesen Link einem Freund",
     "web.share_watch": "Zuschauer: diesen Tisch ansehen",
@@ -355,14 +357,14 @@ GERMAN: dict[str, str] = {
     "web.cards#other": "{count} Karten",
     "web.end_left": "Linkes Ende von Reihe {row}",
     "web.end_right": "Rechtes Ende von Reihe {row}",
-    "web.not_here": "die gewählte Art kann hier nicht gelegt werden",
+    "web.not_here": "die gewählte Art kann hier nicht angelegt werden",
     "web.choose_first": "wähle zuerst eine Art aus deiner Hand",
-    "web.lay_left": "{birds} links an Reihe {row} legen",
-    "web.lay_right": "{birds} rechts an Reihe {row} legen",
-    "web.captures": "fängt {cards}",
-    "web.captures_nothing": "fängt nichts",
-    "web.captures_short#one": "fängt {count}",
-    "web.captures_short#other": "fängt {count}",
+    "web.lay_left": "{birds} links an Reihe {row} anlegen",
+    "web.lay_right": "{birds} rechts an Reihe {row} anlegen",
+    "web.captures": "{cards} auf die Hand",
+    "web.captures_nothing": "keine Karten auf die Hand",
+    "web.captures_short#one": "{count} auf die Hand",
+    "web.captures_short#other": "{count} auf die Hand",
     "web.refilled": "die Reihe wird dann aufgefüllt",
     "web.refilled_short": "auffüllen",
     "web.may_draw": "dann darfst du nachziehen",
@@ -371,36 +373,41 @@ GERMAN: dict[str, str] = {
     "web.maybe_draw_short": "vielleicht nachziehen",
     "web.where_left": "Links an Reihe {row}",
     "web.where_right": "Rechts an Reihe {row}",
-    "web.lay_group": "{birds} legen",
-    "web.moves": "Deine Züge",
+    "web.lay_group": "{birds} anlegen",
+    "web.moves": "Deine Aktionen",
     "web.prompt_species": "Wähle eine Art aus deiner Hand…",
     "web.prompt_end": "…dann ein Ende einer Reihe.",
     "web.waiting": "Warten auf die anderen…",
-    "web.draw": "2 Karten ziehen",
+    "web.draw": "2 Karten nachziehen",
     "web.pass": "Passen",
-    "web.pass.draw": "Nicht ziehen",
+    "web.pass.draw": "Nicht nachziehen",
     "web.pass.flock": "Kein Schwarm: passen",
-    "web.hint.no_flock": "Du lässt keinen Schwarm nach Hause fliegen.",
-    "web.fly": "{birds} heimfliegen lassen ({home} in deine Sammlung, {discarded} abgelegt)",
-    "web.all_moves#one": "Alle erlaubten Züge ({count})",
-    "web.all_moves#other": "Alle erlaubten Züge ({count})",
+    "web.hint.no_flock": "Du spielst keinen Schwarm aus.",
+    "web.fly": (
+        "{birds} als Schwarm ausspielen ({home} in deine Sammlung, {discarded} auf den "
+        "Ablagestapel)"
+    ),
+    "web.all_moves#one": "Alle erlaubten Aktionen ({count})",
+    "web.all_moves#other": "Alle erlaubten Aktionen ({count})",
     "web.hand_title#one": "Deine Hand: {count} Karte",
     "web.hand_title#other": "Deine Hand: {count} Karten",
     "web.hand_empty": "Deine Hand ist leer.",
     "web.hand_choose": "Wähle eine Art, dann ein Ende einer Reihe.",
     "web.hand_selected": "{species}: wähle jetzt ein Ende einer Reihe (Esc bricht ab).",
     "web.hand_flocks": (
-        "Auf jeder Karte: die Karten, die ein Schwarm braucht, um 1 / 2 Vögel heimzubringen; "
-        "✓: genug."
+        "Auf jeder Karte: wie viele Karten ein ausgespielter Schwarm braucht, damit 1 / 2 "
+        "Vögel in die Sammlung kommen; ✓: genug."
     ),
-    "web.flock_sizes": "ein Schwarm von {small} bringt 1 Vogel heim, von {big} 2 Vögel",
-    "web.flock_ready": "genug zum Heimfliegen",
+    "web.flock_sizes": (
+        "ein ausgespielter Schwarm von {small} Vögeln bringt 1 in die Sammlung, von {big} 2"
+    ),
+    "web.flock_ready": "genug zum Ausspielen",
     "web.hint": "Tipp",
     "web.hint_busy": "Denke nach…",
     "web.hint_loading": "Der Experte denkt nach…",
     "web.hint_title": (
-        "Die besten Züge des Experten ({simulations} Simulationen), mit deiner geschätzten "
-        "Gewinnchance danach. Klicke einen an, um ihn zu spielen."
+        "Die besten Aktionen des Experten ({simulations} Simulationen), mit deiner "
+        "geschätzten Gewinnchance danach. Klicke eine an, um sie zu spielen."
     ),
     "web.players": "Spieler",
     "web.you": "du",
@@ -416,7 +423,7 @@ GERMAN: dict[str, str] = {
     "web.log_label": "Spielprotokoll",
     "web.log_empty": "Noch ist nichts geschehen.",
     "web.key": "Arten und Schwarmgrößen",
-    "web.key_caption": "Die Arten, ihre Kartenzahl und die Schwärme, die heimfliegen",
+    "web.key_caption": "Die Arten, ihre Kartenzahl und die Schwärme, die man ausspielen kann",
     "web.key_species": "Art",
     "web.key_cards": "Karten",
     "web.key_small": "Kleiner Schwarm (1 Vogel)",
@@ -433,10 +440,11 @@ GERMAN: dict[str, str] = {
     "web.error.413": "Zu groß",
     "web.error.429": "Zu viele Tische",
     "web.error.501": "Auf diesem Server nicht verfügbar",
-    "web.error.503": "Der Server kann gerade keine Züge speichern",
+    "web.error.503": "Der Server kann gerade keine Aktionen speichern",
     "web.option.initial_row_length": "Karten pro Reihe beim Aufbau",
     "web.option.initial_row_length.help": (
-        "Wie viele Karten jede Reihe beim Aufbau hat (4 ist die Lesart von SEED0)."
+        "Wie viele Karten jede Reihe beim Aufbau hat (4 ist die Lesart der englischen "
+        "Hilfeseite von Board Game Arena)."
     ),
     "web.choice.initial_row_length.3": "3 Karten",
     "web.choice.initial_row_length.4": "4 Karten",
@@ -447,25 +455,28 @@ GERMAN: dict[str, str] = {
     "web.choice.setup_duplicates_to.discard": "den Ablagestapel",
     "web.choice.setup_duplicates_to.draw_pile": "den Nachziehstapel, wieder eingemischt",
     "web.option.optional_draw_if_adjacent": (
-        "Nachziehen nach dem Legen neben dieselbe Art anbieten"
+        "Nachziehen nach dem Anlegen neben dieselbe Art anbieten"
     ),
     "web.option.optional_draw_if_adjacent.help": (
-        "Ob das freiwillige Nachziehen angeboten wird, wenn eine Auslage neben Vögeln "
-        "derselben Art nichts gefangen hat (SEED2 sagt nein)."
+        "Ob das Nachziehen angeboten wird, wenn beim Anlegen neben Vögel derselben Art "
+        "keine Karten aufgenommen wurden (die deutsche Kurzanleitung sagt nein)."
     ),
-    "web.choice.optional_draw_if_adjacent.true": "ja, immer wenn die Auslage keine Karten nahm",
+    "web.choice.optional_draw_if_adjacent.true": (
+        "ja, immer wenn beim Anlegen keine Karten aufgenommen wurden"
+    ),
     "web.choice.optional_draw_if_adjacent.false": (
-        "nein, nur wenn die gelegte Art nicht in der Reihe lag"
+        "nein, nur wenn die angelegte Art nicht in der Reihe lag"
     ),
     "web.option.refill_trigger": "Eine Reihe mit nur noch einer Art wird aufgefüllt nach",
     "web.option.refill_trigger.help": (
-        "Was eine Reihe mit nur einer Art auffüllt (SEED2 wörtlich gelesen füllt nach "
-        "jeder Auslage einer Art auf, die schon in der Reihe liegt)."
+        "Was eine Reihe mit nur einer Art auffüllt (die deutsche Kurzanleitung, wörtlich "
+        "gelesen, füllt nach jedem Anlegen einer Art auf, die schon in der Reihe liegt)."
     ),
-    "web.choice.refill_trigger.capture": "einem Fang",
+    "web.choice.refill_trigger.capture": "dem Aufnehmen von Karten",
     "web.choice.refill_trigger.same_species_lay": (
-        "jeder Auslage einer Art, die schon in der Reihe liegt, sodass eine Reihe, die ein "
-        "Auffüllen mit nur einer Art ließ, aufgefüllt wird, wenn diese Art an sie gelegt wird"
+        "jedem Anlegen einer Art, die schon in der Reihe liegt, sodass eine Reihe, die ein "
+        "Auffüllen mit nur einer Art ließ, aufgefüllt wird, wenn diese Art an sie angelegt "
+        "wird"
     ),
     "web.option.round_end_timing": "Eine leere Hand beendet die Runde",
     "web.option.round_end_timing.help": (
@@ -473,18 +484,19 @@ GERMAN: dict[str, str] = {
     ),
     "web.choice.round_end_timing.end_of_turn": "am Ende des Zuges",
     "web.choice.round_end_timing.immediate": (
-        "sofort, wenn eine Auslage ohne Fang die Hand leert (vor dem freiwilligen Nachziehen)"
+        "sofort, wenn ein Anlegen, bei dem keine Karten aufgenommen werden, die Hand leert "
+        "(vor dem möglichen Nachziehen)"
     ),
     "web.option.exhaustion_counts_discard": (
         "Ablagestapel beim Austeilen einer neuen Runde mitzählen"
     ),
     "web.option.exhaustion_counts_discard.help": (
         "Ob der Ablagestapel zu den 8 Karten pro Spieler zählt, die zum Austeilen einer "
-        "neuen Runde nötig sind (SEED2 zählt nur den Nachziehstapel)."
+        "neuen Runde nötig sind (die deutsche Kurzanleitung zählt nur den Nachziehstapel)."
     ),
     "web.choice.exhaustion_counts_discard.true": "ja, Nachzieh- und Ablagestapel zusammen",
     "web.choice.exhaustion_counts_discard.false": "nein, nur der Nachziehstapel",
-    "web.option.next_round_first_player": "Eine neue Runde teilt aus und beginnt",
+    "web.option.next_round_first_player": "Wer eine neue Runde austeilt und beginnt",
     "web.option.next_round_first_player.help": (
         "Wer eine neue Runde austeilt und ihren ersten Zug macht."
     ),
@@ -493,7 +505,7 @@ GERMAN: dict[str, str] = {
         "wer die Runde beendet hat, teilt aus; der nächste Spieler im Uhrzeigersinn beginnt"
     ),
     "web.choice.next_round_first_player.same_dealer": (
-        "der erste Geber, jede Runde (SEED2 wörtlich gelesen)"
+        "der erste Kartengeber, jede Runde (die deutsche Kurzanleitung, wörtlich gelesen)"
     ),
     "web.option.always_prompt_flock": "Immer nach Schwärmen fragen",
     "web.option.always_prompt_flock.help": (
@@ -529,6 +541,7 @@ RUSSIAN: dict[str, str] = {
     "web.bot.random": "Случайный бот",
     "web.bot.greedy": "Жадный бот",
     "web.bot.ismcts": "Бот с поиском (ismcts)",
+    "web.bot.expert": "Бот-эксперт",
     "web.lobby_check": "Показать в лобби",
     "web.lobby_check_help": "Тогда любой сможет занять свободное место из списка открытых столов.",
     "web.seed": "Зерно",
@@ -557,7 +570,7 @@ RUSSIAN: dict[str, str] = {
     "web.other_turn": "Ходит {player} ({doing})…",
     "web.waiting_join": "Ждём, пока кто-нибудь займёт место {player}…",
     "web.watching_note": "Вы наблюдаете.",
-    "web.expired": "Этот стол закрыт: слишком долго никто не ходил.",
+    "web.expired": "Этот стол закрыт: слишком долго не было ни одного действия.",
     "web.thinking": "{player} думает…",
     "web.thinking_badge": "думает",
     "web.live_off": "Живые обновления прервались: стол проверяется каждую секунду.",
@@ -577,7 +590,7 @@ RUSSIAN: dict[str, str] = {
     "web.standing": "{player}: {progress}",
     "web.standing_winner": "{player} (победитель): {progress}",
     "web.deal": (
-        "Раздано с зерном {seed} (соль {salt}), зафиксированным до первого хода как "
+        "Раздано с зерном {seed} (соль {salt}), зафиксированным до первого действия как "
         "{commitment}: проверьте с помощью cuckoo_rules.fairness.check_deal."
     ),
     "web.rematch": "Реванш",
@@ -585,7 +598,7 @@ RUSSIAN: dict[str, str] = {
     "web.rematch_follow": "Играть реванш",
     "web.rematch_watch": "Смотреть реванш",
     "web.notices": "Уведомления",
-    "web.notice": "Ход {move}: {text}",
+    "web.notice": "Действие {move}: {text}",
     "web.invite": "Пригласить и наблюдать",
     "web.share_seat": "Место {seat} ({player}) свободно: отправьте эту ссылку другу",
     "web.share_watch": "Зрителям: смотреть этот стол",
@@ -601,13 +614,13 @@ RUSSIAN: dict[str, str] = {
     "web.end_right": "Правый конец ряда {row}",
     "web.not_here": "выбранный вид сюда не выложить",
     "web.choose_first": "сначала выберите вид в руке",
-    "web.lay_left": "Выложить {birds} слева в ряд {row}",
-    "web.lay_right": "Выложить {birds} справа в ряд {row}",
-    "web.captures": "забирает {cards}",
-    "web.captures_nothing": "ничего не забирает",
-    "web.captures_short#one": "забирает {count}",
-    "web.captures_short#few": "забирает {count}",
-    "web.captures_short#many": "забирает {count}",
+    "web.lay_left": "Выложить слева в ряд {row} ({birds})",
+    "web.lay_right": "Выложить справа в ряд {row} ({birds})",
+    "web.captures": "{cards} — в руку",
+    "web.captures_nothing": "в руку ничего",
+    "web.captures_short#one": "{count} в руку",
+    "web.captures_short#few": "{count} в руку",
+    "web.captures_short#many": "{count} в руку",
     "web.refilled": "затем ряд пополняется",
     "web.refilled_short": "пополнение",
     "web.may_draw": "затем можно взять карты",
@@ -616,8 +629,8 @@ RUSSIAN: dict[str, str] = {
     "web.maybe_draw_short": "возможно, взять карты",
     "web.where_left": "Слева в ряд {row}",
     "web.where_right": "Справа в ряд {row}",
-    "web.lay_group": "Выложить {birds}",
-    "web.moves": "Ваши ходы",
+    "web.lay_group": "Выложить ({birds})",
+    "web.moves": "Ваши действия",
     "web.prompt_species": "Выберите вид в руке…",
     "web.prompt_end": "…затем конец ряда.",
     "web.waiting": "Ждём других игроков…",
@@ -626,10 +639,10 @@ RUSSIAN: dict[str, str] = {
     "web.pass.draw": "Не брать",
     "web.pass.flock": "Без стаи: пас",
     "web.hint.no_flock": "Вы не отправляете стаю домой.",
-    "web.fly": "Отправить домой {birds} ({home} в вашу коллекцию, {discarded} в сброс)",
-    "web.all_moves#one": "Все допустимые ходы ({count})",
-    "web.all_moves#few": "Все допустимые ходы ({count})",
-    "web.all_moves#many": "Все допустимые ходы ({count})",
+    "web.fly": "Отправить стаю домой ({birds}; {home} в вашу коллекцию, {discarded} в сброс)",
+    "web.all_moves#one": "Все допустимые действия ({count})",
+    "web.all_moves#few": "Все допустимые действия ({count})",
+    "web.all_moves#many": "Все допустимые действия ({count})",
     "web.hand_title#one": "Ваша рука: {count} карта",
     "web.hand_title#few": "Ваша рука: {count} карты",
     "web.hand_title#many": "Ваша рука: {count} карт",
@@ -646,8 +659,8 @@ RUSSIAN: dict[str, str] = {
     "web.hint_busy": "Думаю…",
     "web.hint_loading": "Эксперт думает…",
     "web.hint_title": (
-        "Лучшие ходы эксперта ({simulations} симуляций) и ваш примерный шанс на победу "
-        "после каждого. Нажмите на ход, чтобы сыграть его."
+        "Лучшие действия эксперта (симуляций: {simulations}) и ваш примерный шанс на "
+        "победу после каждого. Нажмите на действие, чтобы выполнить его."
     ),
     "web.players": "Игроки",
     "web.you": "вы",
@@ -664,7 +677,7 @@ RUSSIAN: dict[str, str] = {
     "web.log_label": "Журнал игры",
     "web.log_empty": "Пока ничего не произошло.",
     "web.key": "Виды и размеры стай",
-    "web.key_caption": "Виды, число их карт и стаи, которые летят домой",
+    "web.key_caption": "Виды, число их карт и стаи, которые можно отправить домой",
     "web.key_species": "Вид",
     "web.key_cards": "Карт",
     "web.key_small": "Малая стая (1 птица)",
@@ -681,10 +694,11 @@ RUSSIAN: dict[str, str] = {
     "web.error.413": "Слишком большой запрос",
     "web.error.429": "Слишком много столов",
     "web.error.501": "Недоступно на этом сервере",
-    "web.error.503": "Сервер сейчас не может сохранять ходы",
+    "web.error.503": "Сервер сейчас не может сохранять действия",
     "web.option.initial_row_length": "Карт в каждом ряду при раскладке",
     "web.option.initial_row_length.help": (
-        "Сколько карт в каждом ряду при раскладке (4 — прочтение SEED0)."
+        "Сколько карт в каждом ряду при раскладке (4 — так читается английская справка "
+        "Board Game Arena)."
     ),
     "web.choice.initial_row_length.3": "3 карты",
     "web.choice.initial_row_length.4": "4 карты",
@@ -696,19 +710,21 @@ RUSSIAN: dict[str, str] = {
         "Предлагать добор после выкладки рядом с тем же видом"
     ),
     "web.option.optional_draw_if_adjacent.help": (
-        "Предлагается ли необязательный добор после выкладки рядом с птицами того же "
-        "вида, которая ничего не забрала (по SEED2 — нет)."
+        "Предлагается ли необязательный добор, если при выкладке рядом с птицами того же "
+        "вида не забрано ни одной карты (по немецкому изложению правил — нет)."
     ),
-    "web.choice.optional_draw_if_adjacent.true": "да, всякий раз, когда выкладка не забрала карт",
+    "web.choice.optional_draw_if_adjacent.true": (
+        "да, всякий раз, когда при выкладке не забрано ни одной карты"
+    ),
     "web.choice.optional_draw_if_adjacent.false": (
         "нет, только если выложенного вида не было в ряду"
     ),
     "web.option.refill_trigger": "Ряд, в котором остался один вид, пополняется после",
     "web.option.refill_trigger.help": (
-        "Что пополняет ряд, в котором остался один вид (SEED2, понятый буквально, "
-        "пополняет после любой выкладки вида, который уже есть в ряду)."
+        "Что пополняет ряд, в котором остался один вид (немецкое изложение правил, понятое "
+        "буквально, пополняет после любой выкладки вида, который уже есть в ряду)."
     ),
-    "web.choice.refill_trigger.capture": "захвата",
+    "web.choice.refill_trigger.capture": "того, как из него забраны карты",
     "web.choice.refill_trigger.same_species_lay": (
         "любой выкладки вида, который уже есть в ряду, так что ряд, в котором после "
         "пополнения остался один вид, пополняется, когда к нему выкладывают этот вид"
@@ -719,12 +735,13 @@ RUSSIAN: dict[str, str] = {
     ),
     "web.choice.round_end_timing.end_of_turn": "в конце хода",
     "web.choice.round_end_timing.immediate": (
-        "сразу, когда выкладка без захвата опустошает руку (до необязательного добора)"
+        "сразу, если после выкладки, при которой ничего не забрано, рука пуста (до "
+        "необязательного добора)"
     ),
     "web.option.exhaustion_counts_discard": "Учитывать сброс при раздаче нового раунда",
     "web.option.exhaustion_counts_discard.help": (
         "Учитывается ли сброс в 8 карт на игрока, нужных для раздачи нового раунда "
-        "(SEED2 считает только колоду)."
+        "(немецкое изложение правил считает только колоду)."
     ),
     "web.choice.exhaustion_counts_discard.true": "да, колода и сброс вместе",
     "web.choice.exhaustion_counts_discard.false": "нет, только колода",
@@ -737,7 +754,7 @@ RUSSIAN: dict[str, str] = {
         "раздаёт завершивший раунд, начинает следующий по часовой стрелке"
     ),
     "web.choice.next_round_first_player.same_dealer": (
-        "первый сдающий, в каждом раунде (SEED2, понятый буквально)"
+        "первый раздающий, в каждом раунде (немецкое изложение правил, понятое буквально)"
     ),
     "web.option.always_prompt_flock": "Всегда спрашивать о стаях",
     "web.option.always_prompt_flock.help": (
