@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import io
 import random
 import re
@@ -405,7 +406,11 @@ def test_play_seeds_each_bot_from_the_game_seed_and_its_seat(
     [
         (["--seed", "-1"], "argument --seed: -1 is not an integer in [0, 2**64)"),
         (["--seat", "2"], "argument --seat: 2 is not a seat of 2 players (0 to 1)"),
-        (["--bots", "greedy,random"], "argument --bots: 2 bots for 1 opponents"),
+        (["--bots", "greedy,random"], "argument --bots: 2 bot specs for 1 opponent: give"),
+        (
+            ["--players", "4", "--bots", "greedy,random"],
+            "argument --bots: 2 bot specs for 3 opponents: give one per opponent, or one for all",
+        ),
         (["--bots", "gredy"], "argument --bots: bot spec 'gredy': unknown bot"),
         (["--players", "6"], "argument --players: 6 is not in 2..5"),
     ],
@@ -416,6 +421,33 @@ def test_bad_play_arguments_are_usage_errors(
     err = usage_error(capsys, "play", *args)
     assert "usage: cuckoo-rules play" in err
     assert message in err
+
+
+def test_tournament_takes_one_bot_spec_for_every_seat(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entered: list[tuple[str, ...]] = []
+    real_run = bots.run_tournament
+
+    def run_tournament(options: cr.GameOptions, specs: Any, *args: Any, **kwargs: Any) -> Any:
+        entered.append(tuple(spec.text for spec in specs))
+        return real_run(options, specs, *args, **kwargs)
+
+    monkeypatch.setattr(bots, "run_tournament", run_tournament)
+    flags = ["--games", "3", "--no-progress", "--seed", "1"]
+    out = run_cli(capsys, "tournament", "--players", "3", "--bots", "random", *flags)
+    assert entered == [("random", "random", "random")]
+    assert "random#3" in out
+    err = usage_error(capsys, "tournament", "--players", "3", "--bots", "random,greedy", *flags)
+    assert "argument --bots: 2 bot specs for 3 players (give one bot spec per player, or one" in err
+
+
+def test_the_bots_guide_gives_the_tournaments_default_workers() -> None:
+    default = inspect.signature(bots.run_tournament).parameters["workers"].default
+    guide = (Path(__file__).parents[2] / "docs" / "bots.md").read_text(encoding="utf-8")
+    parallel = next(line for line in guide.split("\n- ") if line.startswith("**In parallel.**"))
+    assert f"By default (`workers={default}`)" in parallel
+    assert build_parser().parse_args(["tournament", "--bots", "greedy"]).workers == default
 
 
 def save_record(path: Path, record: cr.GameRecord) -> str:
@@ -519,7 +551,7 @@ def test_replay_in_another_language(
     path = save_record(tmp_path / "game.json", match.record())
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     out = run_cli(capsys, "replay", path, "--lang", "ru")
-    assert "-- Повтор: раздача (ход 0 из 1) (глазами зрителя)" in out
+    assert "-- Повтор: раздача (действие 0 из 1) (глазами зрителя)" in out
     assert "ряд 0:" in out
 
 
@@ -550,6 +582,45 @@ def test_bad_arguments_are_usage_errors(
     err = usage_error(capsys, *args)
     assert "usage: cuckoo-rules" in err
     assert message in err
+
+
+ROOT = Path(__file__).parents[2]
+
+SEED_TEXTS = {
+    "SEED0": "the English Board Game Arena help page",
+    "SEED1": "a Russian translation of that page",
+    "SEED2": "a German rules summary",
+}
+"""What docs/rules.md ("Sources") says each seed text is."""
+
+
+def help_text(capsys: pytest.CaptureFixture[str], command: str) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("where", ["README.md", "play", "demo", "tournament", "replay"])
+def test_the_readme_and_help_name_only_files_of_the_repository_and_say_what_seeds_are(
+    capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    if where.endswith(".md"):
+        text = (ROOT / where).read_text(encoding="utf-8")
+    else:
+        text = help_text(capsys, where)
+    text = " ".join(text.split())  # argparse wraps lines
+    assert "shared/" not in text
+    assert "../" not in text
+    for name in re.findall(r"[\w./-]+\.md\b", text):
+        assert (ROOT / name).is_file(), f"{where} names {name}, which the repository lacks"
+    for seed in sorted(set(re.findall(r"SEED\d", text))):
+        assert seed in SEED_TEXTS, seed
+        said = re.escape(SEED_TEXTS[seed]).replace("\\ ", " ")
+        assert re.search(rf"{seed} (?:is )?{said}", text), f"{where}: {seed} is not explained"
+    sources = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "| SEED0 | The English Board Game Arena page the project started from. |" in sources
+    assert "| SEED1 | A Russian translation of the same page. |" in sources
+    assert "| SEED2 | A German rules summary. |" in sources
 
 
 def test_help_documents_the_commands(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,9 +12,12 @@ import json
 import os
 import random
 import re
+import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pyte
@@ -168,7 +171,7 @@ def test_a_five_player_game_of_random_moves_fits_the_screen_at_every_prompt() ->
     def summary(term: Term) -> None:
         lines = "\n".join(term.lines())
         assert "Discarded from the hands:" in lines
-        assert re.search(r"Round \d+: .* deals; first to play: ", lines)
+        assert re.search(r"Round \d+\. Dealer: .*; first turn: ", lines)
         if not waited:  # the next prompt does not come until Enter
             waited.append(waits_for_enter(term, term.move))
 
@@ -304,6 +307,92 @@ def test_ctrl_c_leaves_without_traceback() -> None:
     term.expect(["Interrupted: you leave the game."])
     term.finish(130)
     assert "Traceback" not in term.seen.getvalue()
+
+
+def saved_game(path: Path) -> cr.GameRecord:
+    """The record in ``path``, which must be whole; no temporary file is left beside it."""
+    record = cr.loads_record(path.read_text(encoding="utf-8"))
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    return record
+
+
+def play_two_moves(path: Path) -> Term:
+    """``play --save path``, two of the human's moves made, at the next move prompt."""
+    term = Term("play", "--seed", "7", "--bots", "random", "--save", str(path))
+    for choice in ("17", "1"):
+        term.expect([term.move])
+        term.send(choice)
+    term.expect([term.move])
+    return term
+
+
+def test_ctrl_c_saves_the_game_given_to_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    term = play_two_moves(path)
+    term.child.sendintr()
+    term.expect([f"Game saved to {re.escape(str(path))}"])
+    term.expect([f"cuckoo-rules play --resume {re.escape(str(path))}"])
+    term.expect(["Interrupted: you leave the game."])
+    term.finish(130)
+    assert "Traceback" not in term.seen.getvalue()
+    record = saved_game(path)
+    assert record.actions[0] == cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)  # 17
+    assert len(record.actions) >= 2
+    assert record.metadata.players == ("human", "random")
+    assert record.metadata.result is None
+    again = Term("play", "--resume", str(path))
+    again.expect([f"Resuming {re.escape(str(path))} at move {len(record.actions)}"])
+    again.expect([again.move])
+    again.child.sendintr()
+    again.finish(130)
+
+
+def test_end_of_input_saves_the_game_given_to_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    term = play_two_moves(path)
+    term.child.sendeof()
+    term.expect([f"Game saved to {re.escape(str(path))}"])
+    term.finish()
+    assert len(saved_game(path).actions) >= 2
+
+
+def test_a_hang_up_saves_the_game_given_to_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    term = play_two_moves(path)
+    term.child.kill(signal.SIGHUP)
+    term.expect([EOF])
+    term.child.close()
+    assert term.child.exitstatus == 128 + signal.SIGHUP
+    record = saved_game(path)
+    assert len(record.actions) >= 2
+    assert record.metadata.result is None
+
+
+def test_a_closed_terminal_saves_the_game_given_to_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    term = play_two_moves(path)
+    pid = term.child.pid
+    assert pid is not None
+    pty: Any = getattr(term.child, "ptyproc")  # noqa: B009 (pexpect's stubs lack it)
+    pty.fileobj.close()  # the terminal window closes: the kernel hangs up
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        assert time.monotonic() < deadline, "the game did not end on the hang-up"
+        time.sleep(0.05)
+    assert os.waitstatus_to_exitcode(status) == 128 + signal.SIGHUP
+    assert len(saved_game(path).actions) >= 2
+
+
+def test_an_earlier_save_is_replaced_whole(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("an older file", encoding="utf-8")
+    term = play_two_moves(path)
+    term.child.sendintr()
+    term.finish(130)
+    assert len(saved_game(path).actions) >= 2
 
 
 @pytest.mark.parametrize(

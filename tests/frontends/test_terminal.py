@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import random
 import re
 import string
@@ -414,6 +415,9 @@ def test_illegal_reasons_are_the_engines() -> None:
         ("", "Type a move's number from 1 to 40"),
         ("lay flamingo 0 left", "lay flamingo 0 left: you hold no flamingo."),
         ("draw", "draw: a turn starts by laying birds"),
+        ("lay owl 5 left", "There is no row 5: the rows are 0 to 3."),
+        ("lay reed warbler 4 r", "There is no row 4: the rows are 0 to 3."),
+        ("lay owl 9 sideways", '"lay owl 9 sideways" is not a move'),
     ],
 )
 def test_bad_choices_explain_why(text: str, message: str) -> None:
@@ -449,6 +453,9 @@ def test_reasons_and_messages_in_other_languages(language: str) -> None:
     assert species_name(cr.Species.FLAMINGO, language=language) in reason
     assert "hold" not in reason
     assert "40" in str(parse_choice("99", view, language))
+    assert parse_choice("lay owl 5 left", view, language) == phrase(
+        "terminal.no_such_row", language, row=5, last=3
+    )
 
 
 # --------------------------------------------------------------------------- phrases
@@ -584,8 +591,8 @@ def test_the_round_summary_says_who_ended_it_what_was_discarded_and_who_deals() 
                 assert (token in told.split()) == (count > 0)
     dealer = match.view(viewer).dealer
     assert lines[-1] == (
-        f"Round {event.round + 1}: {'you' if dealer == viewer else f'P{dealer}'} deals; "
-        f"first to play: {'you' if match.to_act == viewer else f'P{match.to_act}'}."
+        f"Round {event.round + 1}. Dealer: {'you' if dealer == viewer else f'P{dealer}'}; "
+        f"first turn: {'you' if match.to_act == viewer else f'P{match.to_act}'}."
     )
 
 
@@ -699,11 +706,88 @@ def test_help_list_and_log_pages() -> None:
     assert text.count("Every move (1-22 of 40)") == 2
 
 
+def test_without_names_the_seats_are_named_as_the_match_names_them() -> None:
+    out = io.StringIO()
+    seats: list[cr.bots.Bot | None] = [None, cr.bots.make_bot("random", 1)]
+    terminal.play_interactive(
+        cr.GameOptions(num_players=2), 7, 0, seats, Console(io.StringIO("1\n" * 500), out)
+    )
+    text = out.getvalue()
+    first = screens_of(text)[0]
+    assert any(line.startswith("│ The game starts: you deal 8 cards") for line in first)  # event 0
+    assert "P1 RandomBot lays" in text
+    assert not re.search(r"P1 (lays|draws|flies)", text)
+
+
+def test_b_at_the_board_draws_the_board_again() -> None:
+    text, record = run_play("b\nm\nb\nb\n17\nq\n\n")
+    screens = screens_of(text)
+    # The board; again after b, after the list left with b, after b; then after 17.
+    assert len(screens) == 5
+    assert screens[0] == screens[1] == screens[2] == screens[3] != screens[4]
+    assert "is not a move" not in text
+    assert record.actions[0] == cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)
+
+
 def test_end_of_input_leaves_and_skips_saving() -> None:
     text, record = run_play("")
     assert "You leave the game." in text
     assert "Save the game to a file?" in text
     assert record.actions == ()
+
+
+class Interrupting(io.StringIO):
+    """Input that gives its lines, then raises ``error`` (Ctrl-C, a closed terminal)."""
+
+    def __init__(self, text: str, error: BaseException) -> None:
+        super().__init__(text)
+        self.error = error
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
+        line = super().readline(size)
+        if not line:
+            raise self.error
+        return line
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt(), EOFError(), OSError(5, "EIO")])
+def test_every_way_out_saves_the_game_given_to_save(error: BaseException, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("an older save", encoding="utf-8")
+    out = io.StringIO()
+    seats: list[cr.bots.Bot | None] = [None, cr.bots.make_bot("random", 1)]
+    with pytest.raises(type(error)):
+        terminal.play_interactive(
+            cr.GameOptions(num_players=2),
+            7,
+            0,
+            seats,
+            Console(Interrupting("17\n1\n", error), out),
+            names=["human", "random"],
+            save=str(path),
+        )
+    record = cr.loads_record(path.read_text(encoding="utf-8"))
+    assert record.actions[0] == cr.Lay(cr.Species.DUCK, 0, cr.Side.LEFT)
+    assert record.metadata.players == ("human", "random")
+    assert f"Game saved to {path}" in out.getvalue()
+    assert f"cuckoo-rules play --resume {path}" in out.getvalue()
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary file left
+
+
+def test_a_save_that_fails_leaves_the_earlier_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("an older save", encoding="utf-8")
+
+    def fail(source: str, target: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    text, _ = run_play("17\nq\n", save=str(path))
+    assert f"Cannot write {path}: [Errno 28] No space left on device" in text
+    assert path.read_text(encoding="utf-8") == "an older save"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
 def test_quit_offers_to_save_and_resume_goes_on_to_the_end(tmp_path: Path) -> None:

@@ -1028,3 +1028,19 @@ def test_a_public_state_must_restate_the_public_fields_in_order() -> None:
             known_hands: tuple[Counts, ...]
             collections: tuple[Counts, ...]
             winners: tuple[int, ...]
+
+
+def test_observe_and_encode_state_given_a_view_say_they_take_a_state() -> None:
+    state = cr.new_game(GameOptions(num_players=2), 7)
+    view = cr.observe(state, 0)
+    with pytest.raises(TypeError, match="apply and step take a GameState, got PlayerView"):
+        cr.apply(view, cr.legal_actions(state)[0])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="observe takes a GameState, got PlayerView: a view"):
+        cr.observe(view, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"observe takes a GameState, got NoneType$"):
+        cr.observe(None, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="encode_state takes a GameState, got PlayerView: a vi"):
+        cr.encode_state(view)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"encode_state takes a GameState, got dict$"):
+        cr.encode_state({})  # type: ignore[arg-type]
+    assert cr.decode_state(cr.encode_state(state)) == state

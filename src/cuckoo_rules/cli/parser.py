@@ -25,6 +25,7 @@ from ..rng import SEED_LIMIT
 __all__ = [
     "DEFAULTS",
     "PROG",
+    "SOURCES_NOTE",
     "VARIANTS",
     "Commands",
     "Handler",
@@ -66,6 +67,30 @@ VARIANTS: tuple[OptionInfo, ...] = tuple(
     info for info in option_info() if info.name != "num_players"
 )
 """The rule variants, one flag each; ``num_players`` is ``--players``."""
+
+
+def _sources_note() -> str:
+    """What the rule variants' help says first: where the rules are, which text is which.
+
+    The seed texts (``SEED0``...) are explained only if a variant's help cites one.
+    """
+    note = (
+        "Each variant is a point where the rule texts disagree; the default is the ruling "
+        "of docs/rules.md in the repository, which gives every source."
+    )
+    texts = [info.description for info in VARIANTS]
+    texts += [choice.text for info in VARIANTS for choice in info.choices]
+    if any("SEED" in text for text in texts):
+        note += (
+            " SEED0, SEED1 and SEED2 are the three texts the project started from: SEED0 "
+            "is the English Board Game Arena help page for CuBirds, SEED1 a Russian "
+            "translation of that page and SEED2 a German rules summary."
+        )
+    return note
+
+
+SOURCES_NOTE = _sources_note()
+"""What the rule variants' help says first: where the rules are, and which text is which."""
 
 
 def add_players_argument(parser: argparse.ArgumentParser, default: int) -> None:
@@ -130,7 +155,7 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
     is ``--name VALUE``; a yes-or-no option is a switch to its other value,
     ``--no-name`` when it is on by default and ``--name`` when it is off.
     """
-    group = parser.add_argument_group("rule variants (see rules.md)")
+    group = parser.add_argument_group("rule variants", SOURCES_NOTE)
     for info in VARIANTS:
         default = info.default
         if type(default) is bool:

@@ -10,7 +10,13 @@ environment) and, for ``--resume``, reads the seats and bots from the record
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import signal
+import sys
+import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .. import bots, terminal
 from ..errors import DecodeError
@@ -79,8 +85,9 @@ def add_command(commands: Commands) -> None:
         "--save",
         metavar="PATH",
         help=(
-            "write the game record (JSON) to this file when the game ends or you leave "
-            "(with --resume: the resumed file unless given)"
+            "write the game record (JSON) to this file when the game ends or you leave, "
+            "whichever way: q, Ctrl-D, Ctrl-C or a closed terminal; the file is replaced "
+            "whole (with --resume: the resumed file unless given)"
         ),
     )
     play.add_argument(
@@ -115,9 +122,17 @@ def _play_specs(
     if len(specs) == 1:
         specs *= n - 1
     if len(specs) != n - 1:
-        parser.error(f"argument --bots: {len(specs)} bots for {n - 1} opponents")
+        parser.error(
+            f"argument --bots: {_counted(len(specs), 'bot spec')} for "
+            f"{_counted(n - 1, 'opponent')}: give one per opponent, or one for all"
+        )
     specs.insert(seat, None)
     return specs
+
+
+def _counted(count: int, noun: str) -> str:
+    """``1 opponent``, ``3 opponents``: a count and its noun (English usage errors)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 _GAME_FLAGS = ("players", "seat", "bots", "seed", *(info.name for info in VARIANTS))
@@ -198,11 +213,52 @@ def _players(specs: Sequence[bots.BotSpec | None], seed: int) -> list[bots.Bot |
     ]
 
 
+class _HungUp(BaseException):
+    """The terminal was closed (SIGHUP): raised at the game, so that it saves and ends.
+
+    Not an :class:`Exception`, so that nothing on the way (a bot's error handling) takes
+    it for an error of its own.
+    """
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    """The SIGHUP handler: no one is left to answer, so stop listening and leave.
+
+    If an exception is being handled already (a read from the closed terminal failed,
+    and the game is saving on its way out), it is left to end the game.
+    """
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # nobody can press Ctrl-C: save in peace
+    if sys.exc_info()[1] is None:
+        raise _HungUp
+
+
 def _interruptible(language: str, play: Callable[[], object]) -> int:
-    """Run ``play``, the game in the terminal: 0, or 130 when Ctrl-C leaves it."""
+    """Run ``play``, the game in the terminal: 0, 130 when Ctrl-C leaves it, 129 on SIGHUP.
+
+    The game saves itself (with ``--save``) on the way out; a closed terminal (SIGHUP)
+    is turned into an exception for that, and nothing more is written to it.
+    """
+    hangup: int | None = getattr(signal, "SIGHUP", None)  # not on Windows
+    previous: dict[int, Any] = {}
+    if hangup is not None and threading.current_thread() is threading.main_thread():
+        for number in (hangup, signal.SIGINT):
+            handler = signal.getsignal(number)
+            if handler is not None:  # None: set outside Python, cannot be put back
+                previous[number] = handler
+        signal.signal(hangup, _hang_up)
     try:
         play()
     except KeyboardInterrupt:
         print("\n" + _say("interrupted", language))
         return 130
+    except (_HungUp, OSError) as error:
+        if isinstance(error, OSError) and error.errno != errno.EIO:
+            raise
+        devnull = os.open(os.devnull, os.O_WRONLY)  # the terminal is gone (EIO: it was)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + int(getattr(signal, "SIGHUP", 1))
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     return 0

@@ -58,8 +58,9 @@ def add_command(commands: Commands) -> None:
         required=True,
         metavar="SPECS",
         help=(
-            "one bot spec per player, comma-separated: KIND[:NAME=VALUE...], for example "
-            "'greedy,random' or 'ismcts:seconds=0.1,greedy'; a spec given twice is "
+            "one bot spec per player, comma-separated, or one for all: "
+            "KIND[:NAME=VALUE...], for example 'greedy,random' or "
+            "'ismcts:seconds=0.1,greedy'; a spec given twice (or alone, for all) is "
             "reported as SPEC#1, SPEC#2"
         ),
     )
@@ -92,10 +93,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play a tournament, print its table and write its JSON; bad arguments are usage errors."""
     options = checked_options(args, parser)
     specs = bot_specs_from_args(args, parser)
+    if len(specs) == 1:  # one spec for all seats, as play takes it
+        specs *= options.num_players
     if len(specs) != options.num_players:
         parser.error(
-            f"argument --bots: {len(specs)} bots for {options.num_players} players "
-            "(give one bot spec per player)"
+            f"argument --bots: {len(specs)} bot specs for {options.num_players} players "
+            "(give one bot spec per player, or one for all)"
         )
     games: int = args.games
     if games < 1 or games % options.num_players:

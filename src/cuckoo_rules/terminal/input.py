@@ -2,9 +2,9 @@
 
 A loop reads and writes through a :class:`Console` of injected streams, so it can be
 tested without a terminal. :func:`parse_choice` reads a move (its number in the move
-list or its notation, ``lay owl 0 left``), :func:`illegal_reason` says why a move is not
-legal as the engine does, and :func:`command_words` the words of a command (``help``,
-``hilfe``).
+list or its notation, ``lay owl 0 left``; a row that does not exist is named as such),
+:func:`illegal_reason` says why a move is not legal as the engine does, and
+:func:`command_words` the words of a command (``help``, ``hilfe``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TextIO
 
 import attrs
 
-from ..actions import Action
+from ..actions import NUM_ROWS, Action, Lay
 from ..board import terminal_phrase
 from ..engine import legal_actions, why_illegal
 from ..errors import DecodeError
@@ -135,6 +135,21 @@ def illegal_reason(view: PlayerView, action: Action, language: str = "en") -> st
     )
 
 
+def _missing_row(text: str) -> int | None:
+    """The row number of a lay that would read but for its row, out of range (``lay owl 5 l``)."""
+    words = text.split()
+    if len(words) < 4 or not words[-2].lstrip("+-").isdigit():
+        return None
+    row = int(words[-2])
+    if 0 <= row < NUM_ROWS:
+        return None
+    try:
+        action = parse_action(" ".join([*words[:-2], "0", words[-1]]))
+    except DecodeError:
+        return None
+    return row if isinstance(action, Lay) else None
+
+
 def parse_choice(text: str, view: PlayerView, language: str = "en") -> Action | str:
     """Read a choice: a number ``1..n`` of the move list or an action's notation.
 
@@ -156,6 +171,8 @@ def parse_choice(text: str, view: PlayerView, language: str = "en") -> Action | 
         'There is no move 99: type a number from 1 to 40.'
         >>> parse_choice("lay owl 0 right", view)
         Lay(Species.OWL, 0, Side.RIGHT)
+        >>> parse_choice("lay owl 5 left", view)
+        'There is no row 5: the rows are 0 to 3.'
         >>> print(parse_choice("fly owl", view))
         fly owl: a turn starts by laying birds (all of one species from your hand, at one
         end of a row).
@@ -173,6 +190,9 @@ def parse_choice(text: str, view: PlayerView, language: str = "en") -> Action | 
     try:
         action = parse_action(text)
     except DecodeError:
+        row = _missing_row(text)
+        if row is not None:
+            return terminal_phrase("no_such_row", language, row=row, last=NUM_ROWS - 1)
         return terminal_phrase("unreadable", language, text=text[:40], count=count)
     if action not in actions:
         reason = illegal_reason(view, action, language)

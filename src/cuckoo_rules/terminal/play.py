@@ -9,6 +9,10 @@ played, for ``cuckoo-rules play --resume``.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -16,8 +20,8 @@ import attrs
 from ..actions import Action
 from ..board import screen_names, seat_label, wrap
 from ..bots.specs import BotSpec, parse_bot_spec
-from ..engine import legal_actions, new_game
-from ..events import Event, GameOver, GameStarted, RoundEnded
+from ..engine import legal_actions
+from ..events import Event, GameOver, RoundEnded
 from ..match import Bot, BotError, Match, MatchError
 from ..narration import describe_event, narrate
 from ..options import GameOptions
@@ -34,16 +38,76 @@ HUMAN = "human"
 """The name ``cuckoo-rules play`` gives the human's seat in a record (how a resume finds it)."""
 
 
-def _save(record: GameRecord, path: str, console: Console) -> bool:
-    """Write ``record`` to ``path``; say so, or say why not."""
+def _write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file, then a rename.
+
+    The temporary file is in the same folder (so the rename is atomic) and is removed if
+    anything goes wrong, a second Ctrl-C included; ``path`` then keeps what it held.
+
+    Raises:
+        OSError: If the folder cannot be written, or the rename fails.
+    """
+    folder, name = os.path.split(os.path.abspath(path))
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    with _signals_held():
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) and a hang-up (SIGHUP) back while a file is written.
+
+    A signal that comes meanwhile is delivered after (its exception raised then), so
+    that a hang-up on the heels of a failed read does not stop the save it starts.
+    Where signals cannot be held (Windows), nothing is done.
+    """
+    held = {getattr(signal, name) for name in ("SIGINT", "SIGHUP") if hasattr(signal, name)}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(dumps_record(record, indent=2) + "\n")
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _save(record: GameRecord, path: str, console: Console) -> bool:
+    """Write ``record`` to ``path`` (atomically); say so, or say why not."""
+    try:
+        _write_atomically(path, dumps_record(record, indent=2) + "\n")
     except OSError as error:
         console.say(console.text("cannot_write", path=path, error=error))
         return False
     console.say(console.text("saved", path=path))
     return True
+
+
+def _save_on_the_way_out(record: GameRecord, path: str, console: Console) -> None:
+    """Save when the game is left by an exception (Ctrl-C, a closed terminal, an error).
+
+    The file is written first; saying so may fail on a terminal that is gone.
+    """
+    try:
+        _write_atomically(path, dumps_record(record, indent=2) + "\n")
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            console.say("", console.text("cannot_write", path=path, error=error))
+        return
+    with contextlib.suppress(OSError):
+        console.say("", console.text("saved", path=path))
+        if not record.metadata.result:
+            console.say(console.text("resume_hint", path=path))
 
 
 def _offer_save(record: GameRecord, save: str | None, console: Console) -> None:
@@ -139,6 +203,25 @@ class _Table:
         )
 
 
+def _seat_names(match: Match) -> tuple[str, ...]:
+    """The seats' names when none were given: the match's, as short as the screen wants.
+
+    A seat played from outside is named ``P1`` by the match, which the screen says
+    already (so it is left out); a bot is named by its repr, of which the class name is
+    kept (``GreedyBot``).
+
+    Example:
+        >>> from cuckoo_rules import GameOptions
+        >>> from cuckoo_rules.bots import GreedyBot
+        >>> _seat_names(Match(GameOptions(num_players=2), 7, [None, GreedyBot(seed=1)]))
+        ('', 'GreedyBot')
+    """
+    return tuple(
+        "" if name == f"P{seat}" else name.partition("(")[0].strip()
+        for seat, name in enumerate(match.names)
+    )
+
+
 def _pages(lines: Sequence[str], size: int) -> list[list[str]]:
     return [list(lines[k : k + size]) for k in range(0, len(lines), size)] or [[]]
 
@@ -184,6 +267,8 @@ def _choose(table: _Table, advise: Callable[[], Iterable[str]]) -> Action | None
         if text is None or text.lower() in quit_words:
             return None
         word = text.lower()
+        if word == "b":  # back to the board, as in the lists: here, the board again
+            continue
         if word in hint_words:
             if advice is None:
                 advice = []
@@ -245,8 +330,12 @@ def play_interactive(
         bots: One entry per seat: a bot, or ``None`` at the human's seat.
         console: Where to read the human's choices and write the screens.
         names: One name per seat, for the screen and the record.
-        save: A path to write the record to at the end (or when the human leaves);
-            without it, the human is offered to save on leaving early.
+        save: A path to write the record to at the end, and on every way out before
+            it: ``q``, the end of input (Ctrl-D), or an exception such as Ctrl-C's
+            :class:`KeyboardInterrupt` or a closed terminal's hang-up (which
+            ``cuckoo-rules play`` turns into one), re-raised once the file is written.
+            The file is written whole or not at all (a temporary file, then a rename).
+            Without it, the human is offered to save on leaving with ``q`` or Ctrl-D.
         hint_simulations: The budget of each hint's search; ``None`` for the library's
             default (:data:`~cuckoo_rules.bots.expert.DEFAULT_HINT_SIMULATIONS`).
         resume: A saved record of this game (same options and seed) to go on from:
@@ -268,21 +357,53 @@ def play_interactive(
         )
     seats = [None if s == seat else bots[s] for s in range(options.num_players)]
     if resume is None:
-        match = Match(options, seed, seats, names=names)
+        match = Match(options, seed, seats, names=names, log_setup=True)
     else:
         if (resume.options, resume.seed) != (options, seed):
             raise MatchError("resume: the record is of another game (its options or seed differ)")
-        match = Match.from_record(resume, seats, names=names)
+        match = Match.from_record(resume, seats, names=names, log_setup=True)
     meta = Metadata(players=tuple(names)) if names else Metadata()
-    table = _Table(match, seat, console, tuple(names) if names else None)
+    table = _Table(match, seat, console, tuple(names) if names else _seat_names(match))
     language = console.language
     shown_names = screen_names(table.names)
-    if resume is None:
-        setup = GameStarted.of(new_game(options, seed))
-        table.log.append(describe_event(setup, seat, names=shown_names, language=language) or "")
-    else:
-        table.tell()
+    table.tell()  # the deal (event 0 of the log), and on a resume what happened since
     table.new_from = len(table.log)
+    try:
+        finished = _play_turns(table, hint_simulations)
+    except BaseException:  # Ctrl-C, a closed terminal (SIGHUP), a bot's error: save first
+        if save is not None:
+            with _signals_held():
+                _save_on_the_way_out(match.record(meta), save, console)
+        raise
+    if not finished:
+        console.say(console.text("you_leave"))
+        record = match.record(meta)
+        _offer_save(record, save, console)
+        return record
+    record = match.record(meta)
+    summary = game_over_summary(
+        (),
+        match.view(seat),
+        names=table.names,
+        color=console.color,
+        language=language,
+    )
+    outcome = match.outcome
+    assert outcome is not None
+    over = GameOver(outcome.winners, outcome.reason)  # told once, by the summary
+    said = describe_event(over, seat, names=shown_names, language=language)
+    table.log = [line for line in table.log if line != said]
+    console.show(_with_log(summary, table))
+    if save is not None:
+        _save(record, save, console)
+    console.ask(console.text("press_enter_end"))
+    return record
+
+
+def _play_turns(table: _Table, hint_simulations: int | None) -> bool:
+    """Play until the game is over (``True``) or the human leaves (``False``)."""
+    match, seat, console, language = table.match, table.seat, table.console, table.language
+    names = table.names
     while not match.is_over:
         if match.bot_to_act:
             if console.clear:
@@ -301,10 +422,7 @@ def play_interactive(
 
             action = _choose(table, advise)
             if action is None:
-                console.say(console.text("you_leave"))
-                record = match.record(meta)
-                _offer_save(record, save, console)
-                return record
+                return False
             table.new_from = len(table.log)
             match.act(seat, action)
         new = table.tell()
@@ -314,24 +432,7 @@ def play_interactive(
             )
             console.screen(_with_log(summary, table), console.text("press_enter"))
             table.new_from = len(table.log)
-    record = match.record(meta)
-    summary = game_over_summary(
-        (),
-        match.view(seat),
-        names=names,
-        color=console.color,
-        language=language,
-    )
-    outcome = match.outcome
-    assert outcome is not None
-    over = GameOver(outcome.winners, outcome.reason)  # told once, by the summary
-    said = describe_event(over, seat, names=shown_names, language=language)
-    table.log = [line for line in table.log if line != said]
-    console.show(_with_log(summary, table))
-    if save is not None:
-        _save(record, save, console)
-    console.ask(console.text("press_enter_end"))
-    return record
+    return True
 
 
 def _with_log(summary: list[str], table: _Table) -> list[str]:

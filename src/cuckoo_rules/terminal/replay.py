@@ -6,7 +6,7 @@ import attrs
 
 from ..board import fit, screen_names
 from ..errors import IllegalActionError
-from ..events import Event, GameStarted, visible_events
+from ..events import Event
 from ..knowledge import Knowledge, learn
 from ..match import Match, MatchError
 from ..narration import narrate
@@ -37,8 +37,8 @@ def _replay_steps(record: GameRecord, viewer: int | None) -> list[_Step]:
         RecordError: At the first action that is not legal.
     """
     n = record.options.num_players
-    match = Match(record.options, record.seed, [None] * n)
-    setup = visible_events((GameStarted.of(match.state),), viewer)
+    match = Match(record.options, record.seed, [None] * n, log_setup=True)
+    setup = match.events(viewer)  # the deal, event 0
     known = learn(Knowledge.start(n), setup, viewer)
     steps = [_Step(match.view(viewer), setup, known)]
     for index, action in enumerate(record.actions):
