@@ -15,7 +15,16 @@ process CPU time (best of 3 per round). It reports, per benchmark, each copy's m
 per call and the median over the rounds of each copy's ratio to the first revision.
 
 The inputs are the same for every copy: (state, action) pairs from seeded random games
-of 2 to 5 players, and the views of those states.
+of 2 to 5 players, and the views of those states. ``determinize`` deals a different view
+each call (200 in turn), so its per-view check and plan are never reused.
+
+``env greedy 2p`` and ``env greedy 4p`` time the Gymnasium ``CuckooEnv`` (built directly)
+against greedy bots, per learner step: seeded episodes played to the end, resets
+included, the learner's action drawn from the action mask with a seeded
+``random.Random``. They need the ``gymnasium`` extra and are left out without it.
+``--only`` keeps the benchmarks whose names start with one of its words::
+
+    python benchmarks/ab.py dd6ba57 WORKTREE --only env decode determinize --rounds 31
 
 ``--batch`` adds the batch simulator's kernels (numba, one thread: set
 ``NUMBA_NUM_THREADS`` to change it), per decision: ``random_playouts`` on 512 games of 4
@@ -104,6 +113,35 @@ def benchmarks(cr: Any, name: str) -> dict[str, tuple[Callable[[], object], int]
     }
 
 
+def env_benchmarks(name: str) -> dict[str, tuple[Callable[[], object], int]]:
+    """``CuckooEnv`` against greedy bots, per learner step; empty without gymnasium."""
+    try:
+        gym = importlib.import_module(name + ".envs.gymnasium")
+    except ImportError:
+        return {}
+
+    def episodes(players: int, count: int) -> Callable[[], int]:
+        env = gym.CuckooEnv(num_players=players, opponents="greedy")
+
+        def run() -> int:
+            rng = random.Random(3)
+            steps = 0
+            for seed in range(count):
+                _obs, info = env.reset(seed=seed)
+                done = False
+                while not done:
+                    action = rng.choice(info["action_mask"].nonzero()[0])
+                    _obs, _reward, terminated, truncated, info = env.step(action)
+                    done = terminated or truncated
+                    steps += 1
+            return steps
+
+        return run
+
+    loops = {"env greedy 2p": episodes(2, 12), "env greedy 4p": episodes(4, 6)}
+    return {key: (run, run()) for key, run in loops.items()}  # the same steps every run
+
+
 def batch_benchmarks(cr: Any, name: str) -> dict[str, tuple[Callable[[], object], int]]:
     """The batch simulator's timed loops of one copy, each with its number of decisions."""
     import numpy as np
@@ -137,6 +175,9 @@ def main() -> None:
     parser.add_argument("revisions", nargs="+", help="git revisions; the first is the reference")
     parser.add_argument("--rounds", type=int, default=11, help="interleaved rounds (11)")
     parser.add_argument("--batch", action="store_true", help="time the batch kernels too")
+    parser.add_argument(
+        "--only", nargs="+", metavar="PREFIX", help="only the benchmarks named so (prefixes)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         names = [f"cr_{i}" for i in range(len(args.revisions))]
@@ -144,10 +185,16 @@ def main() -> None:
             extract(rev, Path(tmp), name)
         sys.path.insert(0, tmp)
         copies: dict[str, ModuleType] = {n: importlib.import_module(n) for n in names}
+        only = tuple(args.only or ("",))  # every name starts with ""
         loops = {n: benchmarks(copies[n], n) for n in names}
+        if any(name.startswith(only) for name in ("env greedy 2p", "env greedy 4p")):
+            for n in names:
+                loops[n].update(env_benchmarks(n))
         if args.batch:
             for n in names:
                 loops[n].update(batch_benchmarks(copies[n], n))
+        for n in names:
+            loops[n] = {k: v for k, v in loops[n].items() if k.startswith(only)}
         times: dict[str, dict[str, list[float]]] = {
             k: {n: [] for n in names} for k in loops[names[0]]
         }

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
+from itertools import chain, compress, repeat
 from math import comb
 
 import attrs
@@ -101,23 +102,21 @@ def determinize(
         raise InvalidOptionsError(f"seed: {seed!r} is not an integer in [0, 2**64)")
     if type(max_draws) is not int or max_draws < 0:
         raise InvalidOptionsError(f"max_draws: {max_draws!r} is not an integer >= 0")
-    plan = deal_plan(view, knowledge)
-    pool = list(plan.pool)
-    hidden_in_hands = list(plan.hidden)
-    if plan.limits is not None:
+    pool, hidden, _, limits, discards, need_flock, draws = _plan_of(view, knowledge)
+    if limits is not None:
         return _determinize_within(
             view,
             seed,
-            plan.limits,
-            plan.known_discards,
+            limits,
+            discards,
             pool,
-            hidden_in_hands,
-            plan.need_flock,
-            max_draws if plan.max_draws is None else plan.max_draws,
+            hidden,
+            need_flock,
+            max_draws if draws is None else draws,
         )
     cards = list(pool)
     shuffle(cards, seed, 0)
-    hands, pos = _deal_hidden(view, cards, hidden_in_hands)
+    hands, pos = _deal_hidden(view, cards, hidden)
     return _determinized(view, seed, 1, hands, cards, pos)
 
 
@@ -158,6 +157,30 @@ def deal_plan(view: PlayerView, knowledge: Knowledge | None = None) -> DealPlan:
     Raises:
         ViewError: As :func:`determinize`.
     """
+    global _last_deal_plan
+    last_view, last_knowledge, plan = _last_deal_plan
+    if view is last_view and knowledge is last_knowledge and plan is not None:
+        return plan  # the expert asks once per decision, and may ask again
+    plan = DealPlan(*_plan_of(view, knowledge))
+    _last_deal_plan = (view, knowledge, plan)
+    return plan
+
+
+# A DealPlan's fields as a tuple, in their order: determinize reads them without
+# building the frozen class (it plans a fresh view at every call outside a search).
+_Plan = tuple[
+    tuple[Species, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[Counts, ...] | None,
+    Counts,
+    bool,
+    int | None,
+]
+
+
+def _plan_of(view: PlayerView, knowledge: Knowledge | None) -> _Plan:
+    """:func:`_plan`, once for the same view and knowledge objects in a row."""
     global _last_plan
     last_view, last_knowledge, plan = _last_plan
     if view is last_view and knowledge is last_knowledge and plan is not None:
@@ -167,7 +190,7 @@ def deal_plan(view: PlayerView, knowledge: Knowledge | None = None) -> DealPlan:
     return plan
 
 
-def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
+def _plan(view: PlayerView, knowledge: Knowledge | None) -> _Plan:
     unseen = _checked(view)  # the cards the viewer cannot locate
     n = view.options.num_players
     current = view.current_player
@@ -175,16 +198,19 @@ def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
     if knowledge is not None:
         discards = _check_knowledge(view, knowledge, unseen)
         unseen = tuple(map(operator.sub, unseen, discards))
-    pool = tuple(
-        species for species, count in zip(SPECIES, unseen, strict=True) for _ in range(count)
-    )
-    hidden = tuple(
-        0 if seat == view.viewer else view.hand_sizes[seat] - sum(view.known_hands[seat])
-        for seat in range(n)
-    )
+    # In species order, at C speed (a fresh view is planned at every determinization).
+    pool = tuple(chain.from_iterable(map(repeat, SPECIES, unseen)))
+    viewer, hand_sizes, known_hands = view.viewer, view.hand_sizes, view.known_hands
+    if type(viewer) is int and 0 <= viewer < n == len(hand_sizes) == len(known_hands):
+        hidden_list = list(map(operator.sub, hand_sizes, map(sum, known_hands)))
+        hidden_list[viewer] = 0
+        hidden = tuple(hidden_list)
+    else:  # a spectator (or fields the check does not cover), seat by seat
+        hidden = tuple(
+            0 if seat == viewer else hand_sizes[seat] - sum(known_hands[seat]) for seat in range(n)
+        )
     # The view is consistent and the known discards fit it: the pool fills the hidden places.
-    expected = sum(hidden) + view.draw_pile_size + view.discard_pile_size - sum(discards)
-    assert len(pool) == expected
+    assert len(pool) == sum(hidden) + view.draw_pile_size + view.discard_pile_size - sum(discards)
     must_flock = (
         view.phase is Phase.FLOCK
         and flock_prompt_needs_flock(view.options)
@@ -199,15 +225,16 @@ def _plan(view: PlayerView, knowledge: Knowledge | None) -> DealPlan:
     elif need_flock:  # no limits: the fallback's flock draw and card-by-card deal are uniform
         limits = (DECK_COUNTS,) * n
         max_draws = _FLOCK_DRAWS
-    seats = [seat for seat in range(n) if hidden[seat]]
+    seats = tuple(compress(range(n), hidden))
     if need_flock:
-        seats.remove(current)
-        seats.insert(0, current)
-    return DealPlan(pool, hidden, tuple(seats), limits, discards, need_flock, max_draws)
+        seats = (current, *(seat for seat in seats if seat != current))
+    return pool, hidden, seats, limits, discards, need_flock, max_draws
 
 
-# The last plan made, for the same view and knowledge objects (see _last_checked).
-_last_plan: tuple[PlayerView | None, Knowledge | None, DealPlan | None] = (None, None, None)
+# The last plan made, for the same view and knowledge objects (see _last_checked), and
+# the last DealPlan handed out.
+_last_plan: tuple[PlayerView | None, Knowledge | None, _Plan | None] = (None, None, None)
+_last_deal_plan: tuple[PlayerView | None, Knowledge | None, DealPlan | None] = (None, None, None)
 
 # The last view checked and its unseen cards. A search determinizes one view many times
 # (ISMCTS: once per iteration); a view is immutable, so the same object need not be
@@ -230,8 +257,8 @@ def _determinize_within(
     seed: int,
     limits: Sequence[Counts],
     known_discards: Counts,
-    pool: list[Species],
-    hidden_in_hands: list[int],
+    pool: Sequence[Species],
+    hidden_in_hands: Sequence[int],
     need_flock: bool,
     max_draws: int,
 ) -> GameState:
@@ -300,8 +327,8 @@ def _deal_within(
     seed: int,
     limits: Sequence[Counts],
     known_discards: Counts,
-    pool: list[Species],
-    hidden_in_hands: list[int],
+    pool: Sequence[Species],
+    hidden_in_hands: Sequence[int],
     need_flock: bool,
     seats: list[int],
     first_stream: int,
@@ -455,7 +482,7 @@ def _check_knowledge(view: PlayerView, knowledge: Knowledge, unseen: Counts) -> 
 
 
 def _deal_hidden(
-    view: PlayerView, cards: list[Species], hidden_in_hands: list[int]
+    view: PlayerView, cards: list[Species], hidden_in_hands: Sequence[int]
 ) -> tuple[list[Counts], int]:
     """Complete every hand from ``cards``; return the hands and the number of cards used."""
     hands: list[Counts] = []

@@ -27,9 +27,11 @@ match in which no bot is informed and no event log is kept never computes events
 **Numbering.** Moves (actions) are numbered from 0: :attr:`Match.move` is the number of
 the next one, which is also the number of actions taken. Events are numbered from 0 in
 one sequence for every seat, the events of each action as :func:`~cuckoo_rules.step`
-reports them (the setup, :class:`~cuckoo_rules.GameStarted`, is told to the bots but is
-not in the log: the first view shows it); :meth:`Match.events` gives those from a number
-on, redacted for a seat, and :attr:`Match.event_count` is the number of the next one.
+reports them; the setup, :class:`~cuckoo_rules.GameStarted`, is told to the bots, and is
+event 0 of a match made with ``log_setup=True`` (a front end that narrates the events then
+tells the deal; without it the first view shows the deal). :meth:`Match.events` gives the
+events from a number on, redacted for a seat, and :attr:`Match.event_count` is the number
+of the next one.
 
 Example:
     >>> from cuckoo_rules import GameOptions, Match
@@ -49,8 +51,8 @@ Example:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
+from time import perf_counter
 from typing import Protocol
 
 from .actions import Action
@@ -105,6 +107,17 @@ Seat = Bot | None
 """A seat of a :class:`Match`: a bot, or ``None`` for a seat played from outside."""
 
 
+def _not_a_bot(seat: int, given: object) -> str:
+    """Why ``given`` cannot sit at ``seat``: it is not a bot (a spec string, say)."""
+    message = (
+        f"seats[{seat}]: expected a bot (an object with choose(view)) or None, got "
+        f"{given!r} ({type(given).__name__})"
+    )
+    if isinstance(given, str):
+        message += f"; build the bot of a spec with cuckoo_rules.bots.make_bot({given!r}, seed)"
+    return message
+
+
 def _informed(bot: Seat) -> Callable[[PlayerView, tuple[Event, ...]], None] | None:
     inform = getattr(bot, "inform", None)
     return inform if callable(inform) else None
@@ -122,14 +135,20 @@ class Match:
             ``"P1"``, ... for outside seats and each bot's repr for bots).
         keep_events: Keep the log of every event, for :meth:`events`. Without it (for
             simulations) events are computed only for the bots that are informed.
+        log_setup: Begin the log with the setup, a :class:`~cuckoo_rules.GameStarted`
+            (event 0, each seat seeing its own hand in it), so that a front end that
+            narrates what :meth:`events` gives tells the deal too; without it the log
+            begins with the first action's events, as the web server's numbering does.
         on_action: Called as ``on_action(move, action)`` with each legal action before
             the match takes it, for example to store it; if it raises, the match does
             not change and the exception propagates.
 
     Raises:
         InvalidOptionsError: If the options or the seed are invalid.
-        MatchError: If there is not one seat (and one name) per player, or one informed
-            bot sits at two seats.
+        MatchError: If there is not one seat (and one name) per player, a seat is
+            neither a bot (an object with ``choose``) nor ``None`` (a spec string such as
+            ``"greedy"``, say: :func:`cuckoo_rules.bots.make_bot` builds its bot), or one
+            informed bot sits at two seats.
 
     Attributes:
         options: The game's options.
@@ -161,6 +180,7 @@ class Match:
         *,
         names: Sequence[str] | None = None,
         keep_events: bool = True,
+        log_setup: bool = False,
         on_action: Callable[[int, Action], None] | None = None,
     ) -> None:
         state = new_game(options, seed)
@@ -168,6 +188,9 @@ class Match:
         seats = tuple(seats)
         if len(seats) != n:
             raise MatchError(f"seats: expected {n} seats (one per player), got {len(seats)}")
+        for s, bot in enumerate(seats):
+            if bot is not None and not callable(getattr(bot, "choose", None)):
+                raise MatchError(_not_a_bot(s, bot))
         if names is None:
             names = tuple(f"P{i}" if bot is None else repr(bot) for i, bot in enumerate(seats))
         names = tuple(names)
@@ -192,7 +215,7 @@ class Match:
         """For each seat, the time its bot spent choosing, in seconds (measured)."""
         self._state = state
         self._actions: list[Action] = []
-        self._events: list[Event] = []
+        self._events: list[Event] = [GameStarted.of(state)] if keep_events and log_setup else []
         self._keep_events = keep_events
         self._on_action = on_action
         self._informed = informed
@@ -209,6 +232,7 @@ class Match:
         *,
         names: Sequence[str] | None = None,
         keep_events: bool = True,
+        log_setup: bool = False,
         on_action: Callable[[int, Action], None] | None = None,
     ) -> Match:
         """Rebuild a match from a record, to go on with it (a saved game resumed).
@@ -221,6 +245,7 @@ class Match:
             seats: One entry per seat, as for :class:`Match`.
             names: One name per seat (default: the record's ``metadata.players``).
             keep_events: As for :class:`Match`.
+            log_setup: As for :class:`Match`.
             on_action: As for :class:`Match`, for the actions taken from now on.
 
         Raises:
@@ -229,7 +254,14 @@ class Match:
         """
         if names is None:
             names = record.metadata.players
-        match = cls(record.options, record.seed, seats, names=names, keep_events=keep_events)
+        match = cls(
+            record.options,
+            record.seed,
+            seats,
+            names=names,
+            keep_events=keep_events,
+            log_setup=log_setup,
+        )
         for index, action in enumerate(record.actions):
             try:
                 match._take(action)
@@ -390,7 +422,8 @@ class Match:
             raise MatchError(f"seat {seat!r} is not to act: player {state.current_player} is")
         if self.seats[seat] is not None:
             raise MatchError(f"seat {seat} is played by a bot ({self.names[seat]})")
-        return visible_events(self._take(action), seat)
+        events = self._take(action)
+        return visible_events(events, seat) if events else ()
 
     def play_bot(self) -> Action | None:
         """Let the bot to act take one action; ``None`` if no bot is to act.
@@ -406,25 +439,7 @@ class Match:
         bot = self.seats[seat]
         if bot is None:
             return None
-        start = time.perf_counter()
-        try:
-            action = bot.choose(observe(state, seat))
-        except BotError:
-            raise
-        except Exception as error:  # a bot's bug must not pass for the engine's
-            raise BotError(
-                f"seat {seat} ({self.names[seat]}) failed: {type(error).__name__}: {error}"
-            ) from error
-        finally:
-            self.think_seconds[seat] += time.perf_counter() - start
-        self.decisions[seat] += 1
-        try:
-            self._take(action)
-        except IllegalActionError as error:
-            raise BotError(
-                f"seat {seat} ({self.names[seat]}) chose an illegal action: {error}"
-            ) from error
-        return action
+        return self._bot_acts(state, seat, bot)
 
     def play_bots(self, *, max_turns: int | None = None) -> int:
         """Let the bots act until a seat played from outside is to act or the game ends.
@@ -440,14 +455,50 @@ class Match:
             BotError: As for :meth:`play_bot`; the actions before it stand.
         """
         done = 0
-        while (max_turns is None or self._state.turn <= max_turns) and self.play_bot():
+        seats = self.seats
+        bot_acts = self._bot_acts
+        while True:  # play_bot's loop, inline: a learning environment runs it every step
+            state = self._state
+            if (max_turns is not None and state.turn > max_turns) or state.is_over:
+                return done
+            seat = state.current_player
+            bot = seats[seat]
+            if bot is None:
+                return done
+            bot_acts(state, seat, bot)
             done += 1
-        return done
+
+    def _bot_acts(self, state: GameState, seat: int, bot: Bot) -> Action:
+        """Let ``bot``, at ``seat`` to act in ``state`` (the match's), take one action."""
+        start = perf_counter()
+        try:
+            action = bot.choose(observe(state, seat))
+        except BotError:
+            raise
+        except Exception as error:  # a bot's bug must not pass for the engine's
+            raise BotError(
+                f"seat {seat} ({self.names[seat]}) failed: {type(error).__name__}: {error}"
+            ) from error
+        finally:
+            self.think_seconds[seat] += perf_counter() - start
+        self.decisions[seat] += 1
+        try:
+            self._take(action)
+        except IllegalActionError as error:
+            raise BotError(
+                f"seat {seat} ({self.names[seat]}) chose an illegal action: {error}"
+            ) from error
+        return action
 
     def _take(self, action: Action) -> tuple[Event, ...]:
         """Apply a legal action: nothing changes if it is illegal or ``on_action`` raises."""
         state = self._state
         informed = self._informed
+        if not (self._keep_events or informed) and self._on_action is None:  # a simulation
+            after = apply(state, action)  # raises if illegal: nothing has changed yet
+            self._state = after
+            self._actions.append(action)
+            return ()
         if self._keep_events or informed:
             after, events = step(state, action)
         else:

@@ -97,19 +97,38 @@ class PlayerView(PublicState):
         )
 
 
+def _not_a_state(name: str, given: object) -> str:
+    """The message of a :class:`TypeError`: ``name`` takes a state, not ``given``."""
+    hint = (
+        ": a view hides cards other seats see (a Match holds the state: match.view(seat))"
+        if isinstance(given, PlayerView)
+        else ""
+    )
+    return f"{name} takes a GameState, got {type(given).__name__}{hint}"
+
+
 def observe(state: GameState, player: int | None) -> PlayerView:
     """Return what ``player`` may see of ``state`` (``None``: a spectator).
 
     Raises:
         ViewError: If ``player`` is not a seat of the game.
+        TypeError: If ``state`` is not a :class:`~cuckoo_rules.GameState` (a view, say:
+            it hides what another seat's view shows).
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game
         >>> view = observe(new_game(GameOptions(num_players=2), seed=1), 0)
         >>> view.hand_sizes, view.draw_pile_size
         ((8, 8), 79)
+        >>> observe(view, 0)
+        Traceback (most recent call last):
+        ...
+        TypeError: observe takes a GameState, got PlayerView: a view hides cards other seats ...
     """
-    hands = state.hands
+    try:
+        hands = state.hands
+    except AttributeError:
+        raise TypeError(_not_a_state("observe", state)) from None
     if player is None:
         hand = None
     elif type(player) is int and 0 <= player < len(hands):
@@ -260,11 +279,15 @@ def check_view_consistency(view: PlayerView) -> Counts:
                 raise ViewError(
                     f"known_hands[{seat}]: more cards known than hand_sizes[{seat}] = {size}"
                 )
+    # The checks below call the shared message helpers only when a quick test fails:
+    # determinize checks every fresh view, so the usual, consistent one must pass fast.
     if hand is not None:
         assert viewer is not None
-        problem = known_problem(known_hands[viewer], viewer, hand, "hand")
-        if problem is not None:
-            raise ViewError(problem)
+        own_known = known_hands[viewer]
+        if not all(map(operator.le, own_known, hand)):
+            problem = known_problem(own_known, viewer, hand, "hand")
+            if problem is not None:
+                raise ViewError(problem)
     unseen = unseen_cards(view)
     if min(unseen) < 0:
         for species in SPECIES:
@@ -282,13 +305,15 @@ def check_view_consistency(view: PlayerView) -> Counts:
             f"view: the cards do not add up to {DECK_SIZE}: {sum(unseen)} unseen cards "
             f"for {hidden} hidden places"
         )
-    current = view.current_player
-    problem = phase_problem(
-        view, hand if viewer == current else None, hand_sizes, piles, "hand_sizes"
-    )
-    if problem is not None:
-        raise ViewError(problem)
-    prompted = view.phase is Phase.FLOCK and flock_prompt_needs_flock(view.options)
+    current, phase = view.current_player, view.phase
+    # A lay with every hand holding cards breaks no rule of phase_problem.
+    if phase is not Phase.LAY or not hand_sizes[current] or 0 in hand_sizes:
+        problem = phase_problem(
+            view, hand if viewer == current else None, hand_sizes, piles, "hand_sizes"
+        )
+        if problem is not None:
+            raise ViewError(problem)
+    prompted = phase is Phase.FLOCK and flock_prompt_needs_flock(view.options)
     if prompted and not _flock_possible(view, unseen):
         raise ViewError(f"phase: 'flock' but player {current} cannot hold a flock")
     return unseen

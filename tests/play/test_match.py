@@ -23,6 +23,7 @@ import pytest
 import cuckoo_rules as cr
 from cuckoo_rules import terminal
 from cuckoo_rules.match import Bot, BotError, Match, MatchError, StaleMoveError
+from cuckoo_rules.narration import describe_event, narrate
 from cuckoo_rules.terminal import Console
 
 Told = tuple[cr.PlayerView, tuple[cr.Event, ...]]
@@ -134,6 +135,36 @@ def test_a_match_plays_the_engines_game_and_keeps_its_record() -> None:
         assert match.events(seat, match.event_count) == ()
 
 
+def test_a_match_that_logs_its_setup_tells_the_deal_to_a_follower_of_its_events() -> None:
+    options = cr.GameOptions(num_players=3)
+    state = cr.new_game(options, 11)
+    setup = cr.events.GameStarted.of(state)
+    names = ["ann", "bob", "cy"]
+    seats: list[Bot | None] = [None, cr.bots.GreedyBot(seed=1), cr.bots.RandomBot(seed=2)]
+    match = Match(options, 11, seats, names=names, log_setup=True)
+    assert match.event_count == 1
+    for seat in (0, 1, None):
+        assert match.events(seat) == cr.visible_events((setup,), seat)
+    told = narrate(match.events(1), 1, names=match.names)
+    assert told == [describe_event(setup, 1, names=names)]
+    assert told[0].startswith("The game starts: P2 cy deals 8 cards to each player")
+    outside_game(match, random.Random(4), 0)
+    # The setup is event 0; the actions' events follow, numbered on from 1.
+    full = (setup, *(e for _, events in cr.records.replay_steps(match.record()) for e in events))
+    assert match.event_count == len(full)
+    for seat in (0, 2, None):
+        assert match.events(seat) == cr.visible_events(full, seat)
+        assert match.events(seat, 1) == cr.visible_events(full[1:], seat)
+    plain = Match.from_record(match.record(), [None] * 3)  # the default log: actions only
+    assert plain.events(0) == match.events(0, 1)
+    again = Match.from_record(match.record(), [None] * 3, log_setup=True)
+    assert again.events(0) == match.events(0)
+    assert again.knowledge(0) == plain.knowledge(0)
+    without_log = Match(options, 11, [None] * 3, keep_events=False, log_setup=True)
+    with pytest.raises(MatchError, match="keeps no event log"):
+        without_log.events(None)
+
+
 def snapshot(match: Match) -> tuple[Any, ...]:
     return (match.state, match.actions, match.event_count, match.events(None), match.record())
 
@@ -228,6 +259,13 @@ def test_a_match_refuses_bad_seats() -> None:
         Match(options, 1, [follower, None, follower])
     plain = cr.bots.RandomBot(seed=1)  # a bot told nothing may sit at several seats
     assert Match(options, 1, [plain, None, plain]).move == 0
+    spec: Any = "greedy"  # a spec is not a bot: refused at once, not at its seat's turn
+    with pytest.raises(MatchError, match=r"seats\[2\]: expected a bot .* got 'greedy' \(str\); .*"):
+        Match(options, 1, [None, plain, spec])
+    with pytest.raises(MatchError, match=r"make_bot\('greedy', seed\)"):
+        Match.from_record(cr.GameRecord(options, 1, ()), [spec, None, None])
+    with pytest.raises(cr.bots.BotError, match=r"seats\[0\]: expected a bot .* got 3 \(int\)"):
+        cr.bots.play_game(options, 1, [3, plain, plain])  # type: ignore[list-item]
     with pytest.raises(MatchError, match="after: expected an event number from 0 to 0"):
         Match(options, 1, [None] * 3).events(None, 1)
     with pytest.raises(MatchError, match="keeps no event log"):

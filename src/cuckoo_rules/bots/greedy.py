@@ -65,7 +65,7 @@ from ..cards import NUM_SPECIES, SPECIES
 from ..decisions import DRAW_SIZE
 from ..engine import legal_actions
 from ..outcome import SPECIES_TO_WIN, TRIPLE, TRIPLES_TO_WIN, has_won
-from ..preview import birds_home, capture_sizes, captured_by
+from ..preview import birds_home, captured_by
 from ..state import SMALL_FLOCKS as _SMALL
 from ..state import Counts, Row
 from ..views import PlayerView, unseen_cards
@@ -187,13 +187,25 @@ def _holding_chances(view: PlayerView, seat: int) -> tuple[float, ...]:
 
 
 def _best_capture(row: Row, chances: tuple[float, ...]) -> float:
-    """The expected size of the best capture another seat could make on ``row``."""
-    counts, left, right = capture_sizes(row)
+    """The expected size of the best capture another seat could make on ``row``.
+
+    The capture sizes are those of :func:`~cuckoo_rules.preview.capture_sizes`, found
+    for each block of a species with two C-level searches (from the left and from the
+    right) instead of a Python step per card: this runs for every lay the bot weighs.
+    """
+    n = len(row)
+    if not n or row.count(row[0]) == n:  # no card, or one species only: no capture
+        return 0.0
+    backwards = row[::-1]
     best = 0.0
-    for i in range(NUM_SPECIES):
-        if not counts[i] or counts[i] == len(row):  # no capture, or one species only
+    previous = None
+    for card in row:
+        if card is previous:  # the same block (a species seen again later gives the same)
             continue
-        expected = chances[i] * max(left[i], right[i])
+        previous = card
+        left = row.index(card)  # the cards a lay at the left captures
+        right = backwards.index(card)  # and at the right
+        expected = chances[card.index] * (left if left > right else right)
         if expected > best:
             best = expected
     return best

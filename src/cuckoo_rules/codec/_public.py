@@ -16,11 +16,13 @@ import attrs
 
 from ..actions import NUM_ROWS, Phase
 from ..errors import short_repr
+from ..options import GameOptions
+from ..state import Counts, Row
 from .counts import encode_counts
 from .fields import PHASES, array, card_ids, cards, fail, int_in, per_seat
 from .options import decode_options
 
-__all__ = ["check_blocks", "decode_public", "field_writer"]
+__all__ = ["Public", "check_blocks", "decode_public", "field_writer"]
 
 
 # How each kind of field is written, by its type as the class annotates it: an
@@ -61,7 +63,7 @@ def field_writer(cls: type, header: dict[str, str | int]) -> Callable[[Any], dic
     return write
 
 
-def check_blocks(ids: Sequence[str], path: str) -> None:
+def check_blocks(ids: Sequence[str], path: str, index: int | None = None) -> None:
     """Check that each species of a row forms one contiguous block, as in every reachable row.
 
     A lay only ever captures up to the nearest bird of its species (rules §3.1), and
@@ -71,9 +73,13 @@ def check_blocks(ids: Sequence[str], path: str) -> None:
         ids: The row's species ids, already known to be species ids (strings compare and
             hash at C speed, where :class:`~cuckoo_rules.Species` members hash in Python).
         path: Where the row is, for the error message.
+        index: Where the row is in the array at ``path``, if it is in one: the message
+            then names ``f"{path}[{index}]"`` (formatted only if something is wrong).
     """
     if len(set(ids)) == len(list(groupby(ids))):
         return  # as many blocks as species
+    if index is not None:
+        path = f"{path}[{index}]"
     seen = {ids[0]}
     for i, (before, card) in enumerate(pairwise(ids), 1):
         if card != before:
@@ -86,7 +92,22 @@ def check_blocks(ids: Sequence[str], path: str) -> None:
             seen.add(card)
 
 
-def decode_public(doc: Mapping[str, Any]) -> dict[str, Any]:
+Public = tuple[
+    GameOptions,
+    int,
+    int,
+    int,
+    int,
+    Phase,
+    tuple[Row, ...],
+    tuple[Counts, ...],
+    tuple[Counts, ...],
+    tuple[int, ...],
+]
+"""The fields of :class:`~cuckoo_rules.state.PublicState`, in its order."""
+
+
+def decode_public(doc: Mapping[str, Any]) -> Public:
     """Decode and check the public fields of a state or view document, one by one.
 
     The document is of the current format version (an older one is upgraded first).
@@ -94,8 +115,9 @@ def decode_public(doc: Mapping[str, Any]) -> dict[str, Any]:
     Besides each field on its own, this checks ``winners`` against ``phase``.
 
     Returns:
-        The fields of :class:`~cuckoo_rules.state.PublicState` by name, to build a
-        :class:`~cuckoo_rules.GameState` or a :class:`~cuckoo_rules.PlayerView` with.
+        The fields of :class:`~cuckoo_rules.state.PublicState` in its order, to build a
+        :class:`~cuckoo_rules.GameState` or a :class:`~cuckoo_rules.PlayerView` with
+        (positionally: a state is decoded at every step of a replay).
     """
     options = decode_options(doc["options"])
     n = options.num_players
@@ -112,10 +134,10 @@ def decode_public(doc: Mapping[str, Any]) -> dict[str, Any]:
         fail("rows", f"expected {NUM_ROWS} rows, got {len(row_docs)}")
     rows = []
     for r, row_doc in enumerate(row_docs):
-        row = cards(row_doc, f"rows[{r}]")
+        row = cards(row_doc, "rows", r)
         if not row:
             fail(f"rows[{r}]", "a row cannot be empty")
-        check_blocks(row_doc, f"rows[{r}]")
+        check_blocks(row_doc, "rows", r)
         rows.append(row)
     known_hands = per_seat(doc["known_hands"], "known_hands", n)
     collections = per_seat(doc["collections"], "collections", n)
@@ -127,15 +149,16 @@ def decode_public(doc: Mapping[str, Any]) -> dict[str, Any]:
         fail("winners", "a finished game (phase 'game_over') must have winners")
     if phase is not Phase.GAME_OVER and winners:
         fail("winners", f"must be empty in phase {phase.value!r}")
-    return {  # the fields of PublicState (a state or view is built with them: checked there)
-        "options": options,
-        "round": round_,
-        "turn": turn,
-        "dealer": dealer,
-        "current_player": current,
-        "phase": phase,
-        "rows": tuple(rows),
-        "known_hands": known_hands,
-        "collections": collections,
-        "winners": winners,
-    }
+    # The fields of PublicState (a state or view is built with them: checked there).
+    return (
+        options,
+        round_,
+        turn,
+        dealer,
+        current,
+        phase,
+        tuple(rows),
+        known_hands,
+        collections,
+        winners,
+    )

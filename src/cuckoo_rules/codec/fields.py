@@ -127,13 +127,26 @@ def side(value: object, path: str) -> Side:
     return SIDES[value]
 
 
-def cards(value: object, path: str) -> tuple[Species, ...]:
-    """Decode an array of species ids."""
-    items = array(value, path)
-    try:  # the usual case, at C speed; only strings equal species ids (JSON has no others)
+def cards(value: object, path: str, index: int | None = None) -> tuple[Species, ...]:
+    """Decode an array of species ids.
+
+    Args:
+        value: The JSON value.
+        path: Where it is, for error messages.
+        index: Where it is in the array at ``path``, if it is in one: the message then
+            names ``f"{path}[{index}]"`` (formatted only if something is wrong).
+    """
+    if type(value) is list:
+        try:  # the usual case, at C speed; only strings equal species ids (JSON has no others)
+            return tuple(map(SPECIES_BY_ID.__getitem__, value))
+        except (KeyError, TypeError):
+            pass
+    where = path if index is None else f"{path}[{index}]"
+    items = array(value, where)
+    try:
         return tuple(map(SPECIES_BY_ID.__getitem__, items))
     except (KeyError, TypeError):
-        return tuple(species(c, f"{path}[{i}]") for i, c in enumerate(items))
+        return tuple(species(c, f"{where}[{i}]") for i, c in enumerate(items))
 
 
 def counts(value: object, path: str, index: int | None = None) -> Counts:

@@ -74,8 +74,10 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
     doc = mapping(data, "view")
     check_header(doc, "view", VIEW_KEYS, VIEW_FORMAT)
     doc = upgrade(doc, "view")  # an older version is read as the current one
-    public = decode_public(doc)
-    n = public["options"].num_players
+    (options, round_, turn, dealer, current, phase, rows, known_hands, collections, winners) = (
+        decode_public(doc)
+    )
+    n = options.num_players
     viewer_doc = doc["viewer"]
     viewer = None if viewer_doc is None else int_in(viewer_doc, "viewer", 0, n - 1)
     draw_size = int_in(doc["draw_pile_size"], "draw_pile_size", 0, DECK_SIZE)
@@ -90,13 +92,22 @@ def decode_view(data: Mapping[str, Any]) -> PlayerView:
             fail("hand", "a spectator's view (viewer null) has no hand")
     else:
         hand = counts(doc["hand"], "hand")
-    view = PlayerView(
-        **public,
-        viewer=viewer,
-        draw_pile_size=draw_size,
-        discard_pile_size=discard_size,
-        hand=hand,
-        hand_sizes=hand_sizes,
+    view = PlayerView(  # positional, in the order of PlayerView's fields
+        viewer,
+        options,
+        round_,
+        turn,
+        dealer,
+        current,
+        phase,
+        rows,
+        draw_size,
+        discard_size,
+        hand,
+        hand_sizes,
+        known_hands,
+        collections,
+        winners,
     )
     try:
         check_view_consistency(view)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from typing import SupportsIndex, cast
 
 from ..actions import ACTION_ID_BY_IDENTITY as _ID_OF_ACTION
@@ -148,8 +149,7 @@ def legal_ids(state: GameState) -> list[int]:
     engine's own action objects up inline by identity (as :func:`~cuckoo_rules.action_id`
     does first) costs less than calling ``action_id`` on each.
     """
-    ids = _ID_OF_ACTION
-    out = [ids.get(id(a), -1) for a in legal_actions(state)]
+    out = list(map(_ID_OF_ACTION.get, map(id, legal_actions(state)), repeat(-1)))  # C speed
     if -1 in out:  # not the engine's own action objects: never happens, but be safe
         out = [action_id(a) for a in legal_actions(state)]
     return out

@@ -127,6 +127,20 @@ Observation = NDArray[np.float32]
 """An observation vector."""
 
 
+def _float32(values: tuple[int, ...]) -> Observation:
+    """``np.asarray(values, dtype=np.float32)``, faster for the observation's small counts.
+
+    Every value of an observation is a count from 0 to 110: ``bytes`` packs them at C
+    speed (about 2.5 times as fast as converting the ints one by one), and any other
+    value takes the general conversion.
+    """
+    try:
+        packed = np.frombuffer(bytes(values), dtype=np.uint8)
+    except (TypeError, ValueError):  # not all integers from 0 to 255
+        return np.asarray(values, dtype=np.float32)
+    return packed.astype(np.float32)
+
+
 class CuckooEnv(gymnasium.Env[Observation, Action]):
     """One learner against bots (see the module docstring).
 
@@ -257,11 +271,12 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
             None if spec is None else make_bot(spec, derive_seed(deal, 1, s))
             for s, spec in enumerate(self.opponents)
         ]
-        self._match = Match(self.options, deal, seats, keep_events=False)
+        match = self._match = Match(self.options, deal, seats, keep_events=False)
         self._done = False
         # No game can end before the learner's first turn (2 cards at most fly home a turn).
-        self._match.play_bots(max_turns=self.max_turns)
-        return self._observation(), self._info()
+        match.play_bots(max_turns=self.max_turns)
+        state = match.state
+        return self._observation(state), {"action_mask": self._mask(state)}
 
     def step(self, action: Action) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots' until the learner is to act again.
@@ -289,26 +304,27 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
                     f"now: {error}; only actions whose action_mask entry is 1 are legal"
                 ) from error
             self._done = True
-            info = self._info()
-            info["illegal_action"] = True
-            return self._observation(), self.illegal_reward, True, False, info
-        match.play_bots(max_turns=self.max_turns)
+            state = match.state
+            ended = {"action_mask": self._mask(state), "illegal_action": True}
+            return self._observation(state), self.illegal_reward, True, False, ended
+        max_turns = self.max_turns
+        match.play_bots(max_turns=max_turns)
         after = match.state
         terminated = after.is_over
-        truncated = not terminated and self._too_long()
+        truncated = not terminated and max_turns is not None and after.turn > max_turns
         self._done = terminated or truncated
         reward = winner_shares(after.winners, after.num_players)[self.seat] if terminated else 0.0
-        info = self._info()
+        info: dict[str, Any] = {"action_mask": self._mask(after)}
         if terminated:
             info["winners"] = list(after.winners)
-        return self._observation(), reward, terminated, truncated, info
+        return self._observation(after), reward, terminated, truncated, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The legal actions now, as a boolean array of 74 (all false once it has ended).
 
         This is the method sb3-contrib's ``MaskablePPO`` looks for.
         """
-        return self._mask().astype(np.bool_)
+        return self._mask(self.game_state).astype(np.bool_)
 
     def render(self) -> str | None:
         """Render the learner's view, as set by ``render_mode``.
@@ -326,26 +342,20 @@ class CuckooEnv(gymnasium.Env[Observation, Action]):
 
     # ------------------------------------------------------------------ helpers
 
-    def _too_long(self) -> bool:
-        return self.max_turns is not None and self.game_state.turn > self.max_turns
-
-    def _mask(self) -> NDArray[np.int8]:
-        state = self.game_state
+    def _mask(self, state: GameState) -> NDArray[np.int8]:
+        """The action mask of the match's ``state`` (passed in: one read of it per step)."""
         mask = np.zeros(NUM_DISTINCT_ACTIONS, dtype=np.int8)
         if not (self._done or state.is_over or state.current_player != self.seat):
             known, ids = self._ids_of
             if known is not state:
                 ids = legal_ids(state)
                 self._ids_of = (state, ids)
-            mask[ids] = 1  # legal_action_mask(state), without a tuple of 74
+            mask.put(ids, 1)  # legal_action_mask(state), without a tuple of 74
         return mask
 
-    def _observation(self) -> Observation:
-        view = observe(self.game_state, self.seat)
-        return np.asarray(encode_observation(view), dtype=np.float32)
-
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask()}
+    def _observation(self, state: GameState) -> Observation:
+        """The learner's observation of the match's ``state``."""
+        return _float32(encode_observation(observe(state, self.seat)))
 
 
 def _register() -> None:
