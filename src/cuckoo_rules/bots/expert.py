@@ -28,9 +28,17 @@ search of a game of hidden hands where many cheap simulations beat a deep tree:
 
 The budget is a number of simulations (rollouts) per decision, which is deterministic:
 the same seed, views and budget give the same choices on any machine, or a number of
-seconds (a pilot round measures the machine's speed and sizes the rest), or both,
-whichever ends first. :meth:`ExpertBot.estimates` returns every searched action's
-estimate: the hints a front end shows.
+seconds, or both, whichever ends first. A budget in seconds is wall-clock time, and a
+search within it is not reproducible (how far it gets depends on the machine and on
+what else runs on it). Each round then gets an equal share of the time left and runs as
+a series of kernel calls (*chunks*): the first deals one determinization, and each next
+one is sized from the pace (seconds per rollout) measured on the chunk before, to end
+with the round's share and to take at most an eighth of the budget; the clock is read
+between chunks. So a machine that slows down in the middle of a decision
+(other programs taking the cores) shortens the search instead of overrunning it by
+more than the chunk under way, and a quick one uses its whole budget.
+:meth:`ExpertBot.estimates` returns every searched action's estimate: the hints a front
+end shows.
 
 It needs the ``batch`` extra (NumPy and numba); the first decision of a fresh install
 compiles the kernels (cached after).
@@ -97,8 +105,11 @@ DEFAULT_HINT_SIMULATIONS = 3000
 
 _SEED_BITS = 64
 _MAX_DRAWS = 32  # uniform draws per determinization before the card-by-card deal
-_PILOT = 4  # determinizations of the first round of a search budgeted in seconds only
-_USE = 0.85  # the share of the remaining time a time-budgeted search plans to use
+_GROWTH = 2  # a timed chunk plays at most this many times the rollouts of the one before
+# The most of a budget in seconds one kernel call is planned to take. The clock is read
+# between calls (a compiled call cannot be stopped), so a machine that slows down
+# mid-call overruns by that call's slowdown; smaller chunks cost more calls (~0.1 ms each).
+_CHUNK_SHARE = 0.125
 # One search in the parallel kernels at a time where numba's threading layer is its own
 # workqueue (the one left where neither OpenMP nor TBB is found), which two threads must
 # not enter at once; OpenMP and TBB may be (the web server's bots run in threads).
@@ -181,8 +192,11 @@ class ExpertBot:
         simulations: Simulations (rollouts) per decision, or ``None`` for no limit on
             simulations (then ``seconds`` must be set). When neither is set the budget
             is :data:`DEFAULT_SIMULATIONS`.
-        seconds: Thinking time per decision, in seconds, or ``None``. A time budget
-            makes the bot's play depend on the machine's speed.
+        seconds: Thinking time per decision, in wall-clock seconds, or ``None``. A
+            time budget makes the bot's play depend on the machine's speed and load,
+            so it is not reproducible; the search reads the clock between its kernel
+            calls and sizes each from the pace measured on the one before (see the
+            module documentation).
         width: How many candidate actions are searched, best first by the greedy
             heuristic; ``0`` searches every legal action.
         rollout_turns: Turns each rollout plays after the candidate before the position
@@ -351,6 +365,8 @@ class _Search:
     def __init__(
         self, bot: ExpertBot, view: PlayerView, knowledge: Knowledge | None, finalists: int = 1
     ) -> None:
+        # The budget in seconds counts from here: the ranking and the deal's plan too.
+        self.clock = None if bot.seconds is None else _Clock(bot.seconds)
         self.bot = bot
         self.finalists = finalists
         self.view = view
@@ -400,30 +416,46 @@ class _Search:
         alive = list(range(len(self.actions)))
         rounds = self._rounds(len(alive))
         budget = bot.simulation_budget
-        deadline = None if bot.seconds is None else time.perf_counter() + bot.seconds
+        clock = self.clock
         used = 0
-        pace = 0.0  # seconds per simulation, measured
         for done in range(rounds):
-            if done:
-                if len(alive) == 1 or (deadline is not None and time.perf_counter() >= deadline):
-                    break
-                if budget is None:  # time only: what the time left allows
-                    assert deadline is not None
-                    left = (deadline - time.perf_counter()) * _USE
-                    each = int(left / pace / (rounds - done)) // len(alive)
-                else:
-                    each = (budget - used) // ((rounds - done) * len(alive))
-            elif budget is None:
-                each = _PILOT  # a pilot round measures the machine's pace
+            if done and (len(alive) == 1 or (clock is not None and clock.over())):
+                break
+            each = None  # determinizations of the round, if simulations are counted
+            if budget is not None:
+                each = max((budget - used) // ((rounds - done) * len(alive)), 1)
+            if clock is None:
+                assert each is not None
+                self._round(alive, each)
+                played = each
             else:
-                each = budget // (rounds * len(alive))
-            each = max(each, 1)
-            started = time.perf_counter()
-            self._round(alive, each)
-            used += each * len(alive)
-            pace = max((time.perf_counter() - started) / (each * len(alive)), 1e-9)
+                played = self._timed_round(alive, each, clock, rounds - done)
+            used += played * len(alive)
             alive = self._better_half(alive)
         return self._ranked()
+
+    def _timed_round(
+        self, alive: Sequence[int], each: int | None, clock: _Clock, rounds: int
+    ) -> int:
+        """A round in chunks, until its share of the time left (or ``each``) is used.
+
+        ``rounds`` counts this round and those after it, which share the time left
+        equally. Returns the determinizations played (at least one).
+        """
+        end = clock.share(rounds)
+        played = 0
+        while True:
+            chunk = clock.plan(end, len(alive))
+            if not played:  # every round plays at least one determinization
+                chunk = max(chunk, 1)
+            if each is not None:
+                chunk = min(chunk, each - played)
+            if chunk <= 0:
+                return played
+            started = time.perf_counter()
+            self._round(alive, chunk)
+            clock.measure(time.perf_counter() - started, chunk * len(alive))
+            played += chunk
 
     def _rounds(self, candidates: int) -> int:
         """The rounds of the halving: one per size down to the finalists, who get one too."""
@@ -479,6 +511,43 @@ class _Search:
         return tuple(
             ActionEstimate(self.actions[c], float(means[c]), int(self.counts[c])) for c in order
         )
+
+
+class _Clock:
+    """A decision's budget in seconds: its deadline, and the pace of the last kernel call."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.perf_counter() + seconds
+        self.pace = 0.0  # wall-clock seconds per rollout, measured on the last chunk
+        self.rollouts = 0  # the last chunk's
+
+    def over(self) -> bool:
+        """Whether the deadline has passed."""
+        return time.perf_counter() >= self.deadline
+
+    def share(self, rounds: int) -> float:
+        """When a round that shares the time left with ``rounds - 1`` others should end."""
+        now = time.perf_counter()
+        return now + max(self.deadline - now, 0.0) / rounds
+
+    def measure(self, seconds: float, rollouts: int) -> None:
+        """Record a chunk: ``rollouts`` rollouts took ``seconds`` (dealing included)."""
+        self.pace = max(seconds / rollouts, 1e-9)
+        self.rollouts = rollouts
+
+    def plan(self, end: float, width: int) -> int:
+        """Determinizations of ``width`` candidates that fit before ``end`` (0: none).
+
+        At the last measured pace, within ``_CHUNK_SHARE`` of the budget, and with at
+        most ``_GROWTH`` times the rollouts of the last chunk (a small chunk's pace may
+        flatter the machine).
+        """
+        if not self.rollouts:  # nothing measured yet: one determinization, a pilot
+            return 1
+        room = min(end - time.perf_counter(), self.seconds * _CHUNK_SHARE)
+        fits = int(room / (self.pace * width)) if room > 0 else 0
+        return min(fits, max(_GROWTH * self.rollouts // width, 1))
 
 
 def _threads() -> int:

@@ -43,9 +43,10 @@ Each iteration:
    Every node on the path adds the reward of the seat that chose its action.
 
 The bot plays the root action with the most visits. The budget is a number of
-iterations (deterministic: the same seed and views give the same choices) or a number of
-seconds per decision (not reproducible, since it depends on the machine's speed), or
-both, whichever ends first. The default, :data:`DEFAULT_ITERATIONS` iterations, took a
+iterations (deterministic: the same seed and views give the same choices, and the clock
+is never read) or a number of wall-clock seconds per decision, read after every
+iteration (not reproducible, since it depends on the machine's speed and load), or both,
+whichever ends first. The default, :data:`DEFAULT_ITERATIONS` iterations, took a
 mean of 0.10 s per decision with 2 players and 0.13 s with 4 (at most 0.17 s) on a 2-core
 AMD EPYC machine (``benchmarks/strength.py``).
 """
@@ -120,8 +121,12 @@ class IsmctsBot:
         iterations: Iterations per decision; ``None`` for no limit on iterations
             (then ``seconds`` must be set). When neither is set the budget is
             :data:`DEFAULT_ITERATIONS` iterations.
-        seconds: Thinking time per decision, in seconds, or ``None``. A time budget
-            makes the bot's play depend on the machine's speed.
+        seconds: Thinking time per decision, in wall-clock seconds, or ``None``. A
+            time budget makes the bot's play depend on the machine's speed and load,
+            so it is not reproducible. The clock is read after every iteration (well
+            under a millisecond each), so a machine that slows down mid-decision
+            shortens the search, and the budget is overrun by at most the iteration
+            under way.
         exploration: The UCB1 exploration constant ``c`` (rewards are in ``[0, 1]``).
         rollout_turns: Turns the rollout policy plays after leaving the tree before the
             position is evaluated; ``-1`` plays to the end of the game; ``None`` (the
@@ -261,6 +266,8 @@ class IsmctsBot:
                 one entry per seat.
             ViewError: If ``knowledge`` does not fit ``view`` otherwise.
         """
+        # The budget in seconds counts from here: the root's ranking too.
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         check_knowledge(knowledge, view)
         if view.num_players > _KNOWLEDGE_MAX_PLAYERS:
             knowledge = None
@@ -268,7 +275,6 @@ class IsmctsBot:
         root = _Node(None, None, view.current_player)
         order = _root_order(view)
         budget = self.iteration_budget
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while (budget is None or done < budget) and (
             deadline is None or done == 0 or time.perf_counter() < deadline
