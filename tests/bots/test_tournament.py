@@ -247,7 +247,7 @@ def test_the_command_works_without_rich(
         (["--bots", "greedy,chess"], "argument --bots: bot spec 'chess': unknown bot 'chess'"),
         (["--bots", "ismcts:iterations=x,greedy"], "iterations must be an integer, got 'x'"),
         (["--bots", "ismcts:budget=3,greedy"], "unknown parameter 'budget' for ismcts"),
-        (["--bots", "greedy,random,random"], "3 bots for 2 players"),
+        (["--bots", "greedy,random,random"], "3 bot specs for 2 players"),
         (["--bots", "greedy,random", "--games", "3"], "not a positive multiple of 2"),
         (["--bots", "greedy,random", "--workers", "0"], "argument --workers"),
         (["--bots", "greedy,random", "--seed", "-4"], "argument --seed"),
