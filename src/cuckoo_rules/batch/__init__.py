@@ -37,6 +37,12 @@ Example:
     True
 
 Every array this class returns is a new array: changing it changes no game.
+
+The kernels compile at their first use in a process (20 to 25 seconds for each use of
+the library on a fresh install), then load from numba's cache in about a second:
+:func:`warm_up` (``cuckoo-rules warm-up``) compiles them ahead, and the logger
+``cuckoo_rules.batch`` says at level ``INFO`` when a kernel compiles for long (see
+:mod:`cuckoo_rules.batch.warm`).
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ try:
     from ._layout import CURRENT, HUMAN, OVER, PHASE, TURN, WIDTH, WINNERS
     from ._random import MT_N
     from ._rows import BATCH_BOTS, options_array, row_state, seat_bots, state_row
+    from .warm import WarmUp, warm_up
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
 
@@ -82,8 +89,10 @@ __all__ = [
     "BatchGame",
     "BatchStep",
     "ObservedStep",
+    "WarmUp",
     "options_array",
     "state_row",
+    "warm_up",
 ]
 
 _numba: Any = numba  # numba's own annotations do not cover its config
@@ -350,8 +359,8 @@ class BatchGame:
             raise InvalidOptionsError(f"max_turns: expected a positive integer, got {max_turns!r}")
         size = len(self)
         width = observation_size(players)
-        observations = np.zeros((size, width), dtype=np.float32)
-        finals = np.zeros((size, width), dtype=np.float32)
+        observations = np.empty((size, width), dtype=np.float32)  # env_steps writes every row
+        finals = np.empty((size, width), dtype=np.float32)
         ended = np.zeros(size, dtype=np.int8)
         winners = np.zeros(size, dtype=np.int64)
         env_steps(

@@ -10,12 +10,20 @@ from typing import Any
 
 import numpy as np
 
-from ._greedy import SCRATCH_FLOATS, SCRATCH_INTS, bot_choice, nth_legal
+from ._greedy import SCRATCH_FLOATS, SCRATCH_INTS, bot_choice
 from ._jit import get_thread_id, jit, pjit, prange
 from ._layout import CURRENT, HUMAN, NUM_ACTIONS, O_PLAYERS, OVER, PHASE, TURN, WINNERS
 from ._observe import observe_into
 from ._random import derive_seed2, mt_seed, splitmix_output, splitmix_state, stream_state
-from ._rules import apply_action, is_legal, legal_mask, new_game
+from ._rules import (
+    apply_action,
+    is_legal,
+    legal_count,
+    legal_mask,
+    new_game,
+    nth_legal_action,
+    rule,
+)
 
 __all__ = [
     "apply_actions",
@@ -76,7 +84,7 @@ def observe_all(states: np.ndarray, opt: np.ndarray, viewers: np.ndarray, out: n
 @jit
 def reset_game(
     s: np.ndarray,
-    b: int,
+    b: int | np.int64,
     seeds: np.ndarray,
     base_seeds: np.ndarray,
     deals: np.ndarray,
@@ -117,7 +125,7 @@ def reset_games(
     """
     for b in prange(states.shape[0]):
         if which[b]:
-            reset_game(states[b], b, seeds, base_seeds, deals, opt, kinds, mts)
+            reset_game(states[b], np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
 
 
 def scratch(threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -130,9 +138,9 @@ def scratch(threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     )
 
 
-@jit
+@rule
 def play_game_bots(
-    s: np.ndarray, seed: np.uint64, opt: np.ndarray, b: int, bots: Any, work: Any
+    s: np.ndarray, seed: np.uint64, opt: np.ndarray, b: int | np.int64, bots: Any, work: Any
 ) -> int:
     """Let the bots play game ``s`` (slot ``b``) until an outside seat is to act or it ends.
 
@@ -165,7 +173,7 @@ def play_bots(
 ) -> None:
     """:func:`play_game_bots` in every game; ``decisions[b]`` counts the bots' decisions."""
     for b in prange(states.shape[0]):
-        decisions[b] += play_game_bots(states[b], seeds[b], opt, b, bots, work)
+        decisions[b] += play_game_bots(states[b], seeds[b], opt, np.int64(b), bots, work)
 
 
 @pjit
@@ -188,7 +196,9 @@ def env_steps(
     observation and a new deal (:func:`reset_game`, bots included); last, the
     observation of ``viewer`` and the mask. ``slots`` is ``(base_seeds, deals)``;
     ``out`` is ``(observations, masks, final_observations, ended, winners, decisions)``
-    with ``ended`` 1 for a game over and 2 for one truncated.
+    with ``ended`` 1 for a game over and 2 for one truncated. Every row of ``out`` is
+    written (``final_observations`` is zeros in the rows of the games that go on), so
+    its arrays need not be zeroed first.
     """
     base_seeds, deals = slots
     kinds = bots[0]
@@ -201,13 +211,15 @@ def env_steps(
         winners[b] = 0
         if s[PHASE] != OVER:
             apply_action(s, seeds[b], opt, actions[b])
-            count = 1 + play_game_bots(s, seeds[b], opt, b, bots, work)
+            count = 1 + play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
         if s[PHASE] == OVER or (max_turns > 0 and s[TURN] > max_turns):
             ended[b] = 1 if s[PHASE] == OVER else 2
             winners[b] = s[WINNERS]
             observe_into(s, opt, viewer, final_observations[b])
-            reset_game(s, b, seeds, base_seeds, deals, opt, kinds, mts)
-            count += play_game_bots(s, seeds[b], opt, b, bots, work)
+            reset_game(s, np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
+            count += play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
+        else:
+            final_observations[b, :] = 0
         decisions[b] = count
         observe_into(s, opt, viewer, observations[b])
         legal_mask(s, masks[b])
@@ -226,22 +238,26 @@ def random_playouts(
 ) -> None:
     """Take ``steps`` uniform random legal actions in every game (benchmarks, soak runs).
 
-    A step is a mask, a choice and a step; a game that is over is dealt again, and the
-    observations are computed after every step if asked.
+    A step is a count of the legal actions, a choice among them and a step (the chosen
+    action is the ``pick``-th of the mask, without writing the mask); a game that is over
+    is dealt again, and the observations are computed after every step if asked.
     """
     for b in prange(states.shape[0]):
         s = states[b]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+        seed = seeds[b]
         state = stream_state(rng_seed, b)
+        taken = 0
         for _ in range(steps):
             if s[PHASE] == OVER:
                 state = splitmix_state(state)
-                seeds[b] = splitmix_output(state)
-                new_game(s, seeds[b], opt)
-            count = legal_mask(s, mask)
+                seed = splitmix_output(state)
+                seeds[b] = seed
+                new_game(s, seed, opt)
+            count = legal_count(s)
             state = splitmix_state(state)
             pick = int(np.int64(splitmix_output(state) % np.uint64(count)))
-            apply_action(s, seeds[b], opt, nth_legal(mask, pick))
-            decisions[b] += 1
+            apply_action(s, seed, opt, nth_legal_action(s, pick))
+            taken += 1
             if with_observations:
                 observe_into(s, opt, s[CURRENT], out[b])
+        decisions[b] += taken

@@ -28,7 +28,7 @@ from .._greedy_weights import (
     WIN_VALUE,
 )
 from ..decisions import DRAW_SIZE
-from ._jit import ijit, jit
+from ._jit import ijit
 from ._layout import (
     BIG,
     COLLECTIONS,
@@ -56,7 +56,7 @@ from ._layout import (
     TRIPLES_TO_WIN,
 )
 from ._random import mt_below
-from ._rules import flock_birds_home, lay_parts, legal_mask, wins
+from ._rules import flock_birds_home, inline, lay_parts, legal_mask, rule, wins
 
 __all__ = [
     "DEFAULT_END_ROUND_THRESHOLD",
@@ -89,12 +89,44 @@ F_ONE, F_TWO, F_CHANCES = range(0, 3 * _S, _S)
 F_THREAT = 3 * _S
 F_AFTER_ONE = F_THREAT + NUM_ROWS
 F_AFTER_TWO = F_AFTER_ONE + _S
-F_EVAL_ONE = F_AFTER_TWO + _S  # evaluate_seat's, after a rollout's greedy_scores
+F_HELD = F_AFTER_TWO + _S  # the lays' potential of each species as held now
+F_EVAL_ONE = F_HELD + _S  # evaluate_seat's, after a rollout's greedy_scores
 F_EVAL_TWO = F_EVAL_ONE + _S
 SCRATCH_FLOATS = F_EVAL_TWO + _S
 
 
-@jit
+def _shares() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The divisions of the bot's values that depend on small integers only, done once.
+
+    ``missing[k]`` is ``collection_value``'s ``(TRIPLES_TO_WIN * TRIPLE - k) /
+    BIRDS_PER_FLOCK`` for the two largest capped counts summing to ``k``; for a flock of
+    ``held`` birds of species ``i``, ``grown[i, held]`` is ``potential``'s
+    ``BIG_FLOCK_SHARE * (held - small + 1) / (big - small + 1)`` (a small flock or more)
+    and ``partial[i, held]`` its ``PARTIAL_FLOCK_SHARE * fraction * fraction`` (fewer).
+    Each is computed here with the bot's operations in the bot's order, so each value is
+    the bot's to the last bit, and so is every product the kernels take of it.
+    """
+    missing = np.array(
+        [(TRIPLES_TO_WIN * TRIPLE - k) / BIRDS_PER_FLOCK for k in range(2 * TRIPLE + 1)]
+    )
+    width = int(BIG.max())
+    grown = np.zeros((NUM_SPECIES, width))
+    partial = np.zeros((NUM_SPECIES, width))
+    for i in range(NUM_SPECIES):
+        small, big = int(SMALL[i]), int(BIG[i])
+        for held in range(1, big):
+            if held >= small:
+                grown[i, held] = BIG_FLOCK_SHARE * (held - small + 1) / (big - small + 1)
+            else:
+                fraction = held / small
+                partial[i, held] = PARTIAL_FLOCK_SHARE * fraction * fraction
+    return missing, grown, partial
+
+
+_MISSING, _GROWN, _PARTIAL = _shares()
+
+
+@inline
 def collection_value(c: np.ndarray) -> float:
     """``bots.greedy.collection_value`` of the counts ``c``."""
     first = 0
@@ -117,7 +149,7 @@ def collection_value(c: np.ndarray) -> float:
                 second = capped
     if wins(species, triples):
         return WIN_VALUE
-    missing_triples = (TRIPLES_TO_WIN * TRIPLE - first - second) / BIRDS_PER_FLOCK
+    missing_triples = float(_MISSING[first + second])
     missing_species = float(SPECIES_TO_WIN - species)
     if missing_triples < missing_species:
         near, far = missing_triples, missing_species
@@ -126,7 +158,7 @@ def collection_value(c: np.ndarray) -> float:
     return -NEAR_ROUTE_POINTS * near - FAR_ROUTE_POINTS * far + size
 
 
-@jit
+@rule
 def potential_rows(c: np.ndarray, one: np.ndarray, two: np.ndarray) -> None:
     """The values of one and two more birds of each species, for :func:`potential`.
 
@@ -154,15 +186,11 @@ def potential(i: int, held: int, one: float, two: float) -> float:
     if held >= big:
         return HELD_FLOCK_SHARE * two
     if held >= small:
-        return float(
-            HELD_FLOCK_SHARE * one
-            + BIG_FLOCK_SHARE * (held - small + 1) / (big - small + 1) * (two - one)
-        )
-    fraction = held / small
-    return float(PARTIAL_FLOCK_SHARE * fraction * fraction * one)
+        return float(HELD_FLOCK_SHARE * one + _GROWN[i, held] * (two - one))
+    return float(_PARTIAL[i, held] * one)
 
 
-@jit
+@rule
 def hand_value(hand: np.ndarray, one: np.ndarray, two: np.ndarray) -> float:
     """``bots.greedy.hand_value``, summed in species order as ``sum`` does."""
     total = 0.0
@@ -172,7 +200,7 @@ def hand_value(hand: np.ndarray, one: np.ndarray, two: np.ndarray) -> float:
     return total
 
 
-@jit
+@inline
 def unseen_of(s: np.ndarray, n: int, viewer: int, unseen: np.ndarray) -> int:
     """``views.unseen_cards`` of ``viewer``'s view into ``unseen``; return their sum."""
     for i in range(NUM_SPECIES):
@@ -301,7 +329,7 @@ def captured_best(
     return sizes_best(counts, left, right, 0, new_length, chances)
 
 
-@jit
+@rule
 def greedy_scores(
     s: np.ndarray,
     opt: np.ndarray,
@@ -426,6 +454,9 @@ def greedy_scores(
                 present[r * _PRESENT + k] = i
                 k += 1
         present[r * _PRESENT + NUM_SPECIES] = k
+    held_value = fw[F_HELD : F_HELD + _S]  # each species' potential, computed once
+    for i in range(NUM_SPECIES):
+        held_value[i] = potential(i, hand[i], one[i], two[i])
     for a in range(DRAW_ID):
         if not mask[a]:
             continue
@@ -434,7 +465,7 @@ def greedy_scores(
         length = s[ROW_LEN + r]
         o = r * NUM_SPECIES
         held = hand[si]
-        score = -potential(si, held, one[si], two[si])
+        score = -held_value[si]
         start = stop = 0
         if rc[o + si]:
             first = rl[o + si]
@@ -447,9 +478,7 @@ def greedy_scores(
                 taken[s[base + j]] += 1
             for i in range(NUM_SPECIES):
                 if taken[i]:
-                    score += potential(i, hand[i] + taken[i], one[i], two[i]) - potential(
-                        i, hand[i], one[i], two[i]
-                    )
+                    score += potential(i, hand[i] + taken[i], one[i], two[i]) - held_value[i]
             after = captured_best(
                 s, base, length, start, stop, si, held, on_right, chances, counts, left, right
             )
@@ -480,13 +509,13 @@ def nth_legal(mask: np.ndarray, pick: int) -> int:
     return -1
 
 
-@jit
+@rule
 def random_choice(s: np.ndarray, mt: np.ndarray, mask: np.ndarray) -> int:
     """``RandomBot.choose``: ``rng.choice(legal_actions(view))``."""
     return nth_legal(mask, mt_below(mt, legal_mask(s, mask)))
 
 
-@jit
+@rule
 def greedy_choice(
     s: np.ndarray,
     opt: np.ndarray,
@@ -517,7 +546,7 @@ def greedy_choice(
     return nth_legal(mask, mt_below(mt, ties))
 
 
-@jit
+@rule
 def bot_choice(
     s: np.ndarray,
     opt: np.ndarray,

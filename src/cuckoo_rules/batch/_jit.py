@@ -12,12 +12,33 @@ With ``NUMBA_DISABLE_JIT=1`` the kernels stay Python functions (slow, but the sa
 games), which is how the tests see them under coverage. NumPy would then warn of the
 64-bit wrapping that SplitMix64 and the Mersenne Twister rely on (compiled code wraps
 silently): each is run with that warning off.
+
+**Compile time.** A kernel is compiled at its first call in a process (or loaded from
+the cache, in a fraction of a second), and a kernel called from Python compiles, into
+itself, every kernel it calls. numba compiles a called kernel on its own first, and LLVM
+then optimizes its code again inside every kernel that calls it, so the kernels called
+by other kernels (:data:`HELPER_OPT`) are compiled at a lower LLVM level than the
+kernels called from Python, which optimize the whole again at numba's level (``-O3``
+unless ``NUMBA_OPT`` says otherwise): the compiled games and their speed are those of
+the kernels called from Python. An argument that is a constant where a kernel is called
+(``shuffle_cards(s, DECK_SIZE, 0, state)``) is compiled as its type, not as its value, so
+that a kernel is not compiled again for every constant it is called with. A kernel over
+games (:data:`pjit`, :data:`pjit_each`) has a serial variant besides its parallel one,
+for the calls one thread runs: it compiles in a fraction of the time.
+
+**Progress.** A kernel whose compiling takes more than :data:`PROGRESS_AFTER` seconds
+says so through the :mod:`logging` logger ``cuckoo_rules.batch`` at level ``INFO``
+(silent unless an application shows that level: the command line does), and again with
+the time it took.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import logging
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -26,14 +47,38 @@ import numba
 import numpy as np
 
 from .. import actions, cards, decisions, observation, options, outcome, rng
-from .threads import GAMES_PER_THREAD, in_threads
+from .threads import GAMES_PER_THREAD, threads_for
 
-__all__ = ["SOURCES", "compiled", "get_thread_id", "ijit", "jit", "pjit", "pjit_each", "prange"]
+__all__ = [
+    "HELPER_OPT",
+    "LOG",
+    "PROGRESS_AFTER",
+    "SOURCES",
+    "compiled",
+    "compiles",
+    "get_thread_id",
+    "ijit",
+    "jit",
+    "pjit",
+    "pjit_each",
+    "prange",
+    "warm",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _numba: Any = numba  # numba's own annotations do not cover these names
 get_thread_id = _numba.get_thread_id
 prange = _numba.prange
+
+LOG = logging.getLogger("cuckoo_rules.batch")
+"""Where the kernels say that they are compiling (level ``INFO``)."""
+
+PROGRESS_AFTER = 1.0
+"""The seconds a kernel compiles before :data:`LOG` says so."""
+
+HELPER_OPT = 1
+"""The LLVM level of a kernel compiled for another kernel, which optimizes its code
+again at numba's level (``NUMBA_OPT``, 3 by default) when it takes it in."""
 
 _MODEL = (actions, cards, decisions, observation, options, outcome, rng)
 
@@ -57,36 +102,178 @@ SOURCES = _sources()
 """The hash every cache entry of a kernel is also keyed on."""
 
 
-def _cache_class() -> type | None:
-    """Numba's function cache with :data:`SOURCES` in its key (None if numba changed)."""
+class _Compiling:
+    """The compiling under way in this process (changed under numba's compiler lock)."""
+
+    depth = 0  # the kernels being compiled, one inside the other
+    started = False  # whether numba compiles (not only loads) for the outermost one
+    kernels = 0  # the kernels called from Python that numba compiled (not loaded)
+
+
+class _Progress:
+    """The progress lines of a kernel called from Python while it compiles.
+
+    After :data:`PROGRESS_AFTER` seconds, if numba is compiling (not only loading from
+    the cache), one line says so; when the kernel is ready, a second line says how long
+    it took.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.began = time.perf_counter()
+        self.said = False
+        self.stopped = False
+        self.lock = threading.Lock()
+        self.timer = self._arm()
+
+    def _arm(self) -> threading.Timer:
+        timer = threading.Timer(PROGRESS_AFTER, self.say)
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def say(self) -> None:
+        with self.lock:
+            if self.stopped:
+                return
+            if not _Compiling.started:  # still loading from the cache: look again later
+                self.timer = self._arm()
+                return
+            LOG.info("compiling the batch kernels (%s: first use, cached after)", self.name)
+            self.said = True
+
+    def stop(self) -> None:
+        with self.lock:
+            self.timer.cancel()
+            self.stopped = True
+            if self.said:
+                seconds = time.perf_counter() - self.began
+                LOG.info("compiled the batch kernels (%s) in %.1f s", self.name, seconds)
+
+
+def _compile(dispatcher: Any, sig: Any, compile_: Callable[[Any], Any]) -> Any:
+    """``compile_(sig)`` for ``dispatcher``, called under numba's compiler lock.
+
+    A kernel compiled for another one is compiled at :data:`HELPER_OPT`; one called
+    from Python says when it compiles for long (:class:`_Progress`).
+    """
+    config: Any = _numba.core.config
+    saved = config.OPT
+    nested = _Compiling.depth > 0
+    progress = None
+    if nested:
+        if int(saved) > HELPER_OPT:
+            config.OPT = type(saved)(HELPER_OPT)
+    else:
+        _Compiling.started = False
+        if LOG.isEnabledFor(logging.INFO):
+            variant = ", parallel" if dispatcher.targetoptions.get("parallel") else ""
+            progress = _Progress(dispatcher.py_func.__name__ + variant)
+    _Compiling.depth += 1
     try:
+        return compile_(sig)
+    finally:
+        _Compiling.depth -= 1
+        config.OPT = saved
+        if not nested and _Compiling.started:
+            _Compiling.kernels += 1
+        if progress is not None:
+            progress.stop()
+
+
+def compiles() -> int:
+    """How many kernels called from Python numba has compiled in this process.
+
+    A kernel loaded from the cache does not count.
+    """
+    return _Compiling.kernels
+
+
+def warm(kernel: Callable[..., Any], *args: Any, parallel: bool = True) -> int:
+    """Compile (or load from the cache) ``kernel`` for the types of ``args``, not running it.
+
+    Every variant a call may take is compiled: the serial one, and the parallel one
+    unless ``parallel`` is false. With ``NUMBA_DISABLE_JIT`` there is nothing to compile.
+
+    Returns:
+        The variants compiled or loaded.
+    """
+    variants: tuple[Any, ...] = getattr(kernel, "variants", (kernel,))
+    if not parallel:
+        variants = variants[:1]
+    for variant in variants:
+        if hasattr(variant, "typeof_pyval"):  # a dispatcher, not a Python function
+            variant.compile(tuple(variant.typeof_pyval(arg) for arg in args))
+    return len(variants)
+
+
+def _kernel_class() -> type | None:
+    """The numba dispatcher the kernels need (None where numba's internals differ).
+
+    Its cache entries are also keyed on :data:`SOURCES` and on the compiling flags; a
+    call from another kernel compiles it for the constants' types (not their values);
+    and its compiling goes through :func:`_compile`.
+    """
+    try:
+        from numba.core import event, types
         from numba.core.caching import FunctionCache
+        from numba.core.compiler_lock import global_compiler_lock
+        from numba.core.registry import CPUDispatcher
     except ImportError:  # pragma: no cover - depends on numba's version
         return None
     if not hasattr(FunctionCache, "_index_key"):  # pragma: no cover - likewise
         return None
+    unliteral: Any = types.unliteral
+    register: Any = event.register
 
     class KernelCache(FunctionCache):  # type: ignore[misc,unused-ignore]  # numba's types vary
+        def __init__(self, py_func: Any, flags: str) -> None:
+            super().__init__(py_func)  # type: ignore[no-untyped-call]
+            self._flags = flags
+
         def _index_key(self, sig: Any, codegen: Any) -> tuple[Any, ...]:
             key: tuple[Any, ...] = super()._index_key(sig, codegen)  # type: ignore[no-untyped-call]
-            return (*key, SOURCES)
+            return (*key, SOURCES, self._flags)
 
-    return KernelCache
+    class Kernel(CPUDispatcher):  # type: ignore[misc,unused-ignore]  # likewise
+        def enable_caching(self) -> None:
+            self._cache = KernelCache(self.py_func, repr(sorted(self.targetoptions.items())))
+
+        def get_call_template(self, args: Any, kws: Any) -> Any:
+            args = tuple(unliteral(a) for a in args)
+            kws = {name: unliteral(a) for name, a in kws.items()}
+            return super().get_call_template(args, kws)
+
+        def compile(self, sig: Any) -> Any:
+            with global_compiler_lock:
+                return _compile(self, sig, super().compile)
+
+    class Started(event.Listener):  # type: ignore[misc,unused-ignore]  # likewise
+        def on_start(self, ev: Any) -> None:
+            if _Compiling.depth:
+                _Compiling.started = True
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    register("numba:compile", Started())
+    return Kernel
 
 
-_KERNEL_CACHE = _cache_class()
+_KERNEL = None if _numba.config.DISABLE_JIT else _kernel_class()
 
 
 def compiled(**flags: Any) -> Callable[[F], F]:
     """``numba.njit(**flags)`` with the kernels' cache, typed as keeping the signature."""
     if _numba.config.DISABLE_JIT:
         return _wrapping
-    if _KERNEL_CACHE is None:  # pragma: no cover - depends on numba's version
+    if _KERNEL is None:  # pragma: no cover - depends on numba's version
         return cast(Callable[[F], F], numba.njit(cache=True, nogil=True, **flags))
+    options_ = {"nopython": True, "boundscheck": None, "nogil": True, **flags}
 
     def compile_(function: F) -> F:
-        dispatcher = numba.njit(nogil=True, **flags)(function)
-        dispatcher._cache = _KERNEL_CACHE(function)  # what cache=True does, keyed on SOURCES
+        dispatcher = _KERNEL(py_func=function, locals={}, targetoptions=dict(options_))
+        dispatcher.enable_caching()
         return cast(F, dispatcher)
 
     return compile_
@@ -106,11 +293,34 @@ jit = compiled()
 
 
 def _parallel(per_thread: int) -> Callable[[F], F]:
-    """Compile a parallel kernel run on as many threads as ``threads.threads_for`` gives."""
-    compile_ = compiled(parallel=True)
+    """Compile a kernel run on as many threads as ``threads.threads_for`` gives.
+
+    The kernel has two variants, each compiled at its first use: a parallel one
+    (``parallel=True``), and a serial one, which compiles in a fraction of the time (no
+    parallel loop to build and optimize), for a call that one thread runs (a small batch,
+    or a process on one core) while the parallel variant is not compiled in the process.
+    Both play the same games.
+    """
+    if _numba.config.DISABLE_JIT:
+        return _wrapping
+    serial_ = compiled()
+    parallel_ = compiled(parallel=True)
 
     def wrap(function: F) -> F:
-        return in_threads(compile_(function), per_thread)
+        serial: Any = serial_(function)
+        parallel: Any = parallel_(function)
+
+        @functools.wraps(function)
+        def run(*args: Any) -> Any:
+            threads = threads_for(len(args[0]), per_thread)
+            # Also in a serial call: get_thread_id needs numba's threads started.
+            _numba.set_num_threads(threads)
+            if threads == 1 and not parallel.signatures:
+                return serial(*args)
+            return parallel(*args)
+
+        run.variants = (serial, parallel)  # type: ignore[attr-defined]  # for warm_up
+        return cast(F, run)
 
     return wrap
 
@@ -122,5 +332,6 @@ size and the process's cores allow (a thread per ``GAMES_PER_THREAD`` games at l
 pjit_each = _parallel(1)
 """Compile a kernel whose ``prange`` loop runs a whole playout per item: a thread per item."""
 
-ijit = compiled(inline="always")
-"""Compile a small helper inlined where it is called (the greedy bot's inner loops)."""
+ijit = compiled(forceinline=True)
+"""Compile a small helper that LLVM inlines where it is called (the greedy bot's inner
+loops): compiled once, not typed again in every kernel that calls it."""

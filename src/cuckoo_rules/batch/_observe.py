@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..observation import PHASE_ORDER
-from ._jit import jit
 from ._layout import (
     COLLECTIONS,
     COPIES,
@@ -48,6 +47,7 @@ from ._layout import (
     ROWS,
     WINNERS,
 )
+from ._rules import rule
 
 __all__ = ["observe_into"]
 
@@ -55,20 +55,26 @@ _PHASE_VALUE = np.array([PHASE_ORDER.index(phase) for phase in PHASES], dtype=np
 """The value of the ``phase`` field that is 1 for each phase code of a game's row."""
 
 
-@jit
+@rule
 def observe_into(s: np.ndarray, opt: np.ndarray, viewer: int, out: np.ndarray) -> None:
-    """``encode_observation(observe(state, viewer))`` into ``out`` (any numeric dtype)."""
+    """``encode_observation(observe(state, viewer))`` into ``out`` (any numeric dtype).
+
+    The unseen cards are counted down where they are written, in ``out`` itself.
+    """
     n = opt[O_PLAYERS]
     out[:] = 0
     phase = s[PHASE]
     out[OBS_PHASE + _PHASE_VALUE[phase]] = 1
-    unseen = COPIES.copy()
+    unseen = OBS_UNSEEN
     for i in range(NUM_SPECIES):
         out[OBS_HAND + i] = s[HANDS + viewer * NUM_SPECIES + i]
+        out[unseen + i] = COPIES[i]
     for seat in range(n):
         held = HANDS if seat == viewer else KNOWN
         for i in range(NUM_SPECIES):
-            unseen[i] -= s[held + seat * NUM_SPECIES + i] + s[COLLECTIONS + seat * NUM_SPECIES + i]
+            out[unseen + i] -= (
+                s[held + seat * NUM_SPECIES + i] + s[COLLECTIONS + seat * NUM_SPECIES + i]
+            )
     out[OBS_DRAW_PILE] = s[DRAW_END] - s[DRAW_POS]
     discard = 0
     for i in range(NUM_SPECIES):
@@ -85,9 +91,7 @@ def observe_into(s: np.ndarray, opt: np.ndarray, viewer: int, out: np.ndarray) -
                 out[o + OBS_ROW_LEFT + card] = j
             out[o + OBS_ROW_COUNT + card] += 1
             out[o + OBS_ROW_RIGHT + card] = length - 1 - j
-            unseen[card] -= 1
-    for i in range(NUM_SPECIES):
-        out[OBS_UNSEEN + i] = unseen[i]
+            out[unseen + card] -= 1
     acting = -1 if phase == OVER else s[CURRENT]
     for k in range(n):
         seat = (viewer + k) % n

@@ -6,7 +6,8 @@ of a game takes the same random stream as the engine's. The bots' generators are
 CPython's Mersenne Twister (``random.Random``, as ``_randommodule.c`` writes it), one per
 game and seat, so that the batched random and greedy players choose exactly what
 :class:`~cuckoo_rules.bots.RandomBot` and :class:`~cuckoo_rules.bots.GreedyBot` choose
-with the same seeds.
+with the same seeds. A game uses a few dozen of a generator's 624 words, so the words
+are refilled one at a time as they are drawn (:func:`mt_next`), not all at once.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from ._jit import jit
+from ._jit import compiled, jit
 
 __all__ = [
     "MT_N",
@@ -89,16 +90,30 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
+def _init_genrand(seed: int) -> np.ndarray:
+    """CPython's ``init_genrand(seed)``: the words ``init_by_array`` starts from."""
+    words = [seed]
+    for i in range(1, MT_N):
+        prev = words[-1]
+        words.append((1812433253 * (prev ^ (prev >> 30)) + i) & 0xFFFFFFFF)
+    return np.array(words, dtype=np.uint32)
+
+
+_GENRAND = _init_genrand(19650218)
+"""The words every seeding starts from (the same for every seed, so computed once)."""
+
+_no_refcount = compiled(forceinline=False, _nrt=False)  # as _rules.rule
+_inlined = compiled(forceinline=True, _nrt=False)  # as _rules.inline
+
+
 @jit
 def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
     """``random.Random(seed)`` for ``0 <= seed < 2**64``: ``init_by_array`` of its words.
 
     ``mt`` holds the 624 words and, last, the index (CPython's ``_randommodule.c``).
     """
-    mt[0] = np.uint32(19650218)
-    for i in range(1, MT_N):
-        prev = np.uint64(mt[i - 1])
-        mt[i] = np.uint32((np.uint64(1812433253) * (prev ^ (prev >> _S30)) + np.uint64(i)) & _LOW32)
+    for i in range(MT_N):
+        mt[i] = _GENRAND[i]
     high = seed >> _S32
     words = 2 if high else 1
     i = 1
@@ -127,22 +142,28 @@ def mt_seed(mt: np.ndarray, seed: np.uint64) -> None:
     mt[MT_N] = MT_N
 
 
-@jit
+@_inlined
 def mt_next(mt: np.ndarray) -> np.uint32:
-    """``genrand_uint32``: the next 32-bit output."""
-    if mt[MT_N] >= MT_N:
-        upper = np.uint32(0x80000000)
-        lower = np.uint32(0x7FFFFFFF)
-        matrix = np.uint32(0x9908B0DF)
-        for k in range(MT_N):
-            y = (mt[k] & upper) | (mt[(k + 1) % MT_N] & lower)
-            value = mt[(k + _MT_M) % MT_N] ^ (y >> np.uint32(1))
-            if y & np.uint32(1):
-                value ^= matrix
-            mt[k] = value
-        mt[MT_N] = 0
-    y = mt[mt[MT_N]]
-    mt[MT_N] += 1
+    """``genrand_uint32``: the next 32-bit output.
+
+    CPython refills the 624 words all at once when the last is used, word ``k`` from
+    words ``k``, ``k + 1`` and ``k + 397`` (mod 624), in order. Here word ``k`` is
+    refilled when it is drawn, which gives the same words: in that loop, the words
+    after ``k`` that it reads are still the old ones, and the words before ``k`` that it
+    reads (``k + 1`` or ``k + 397`` past 624) are new ones, as they are here. Between two
+    refills the words differ from CPython's (those not yet drawn are not yet refilled),
+    the outputs do not.
+    """
+    k = mt[MT_N]
+    if k >= MT_N:
+        k = 0
+    y = (mt[k] & np.uint32(0x80000000)) | (mt[(k + 1) % MT_N] & np.uint32(0x7FFFFFFF))
+    value = mt[(k + _MT_M) % MT_N] ^ (y >> np.uint32(1))
+    if y & np.uint32(1):
+        value ^= np.uint32(0x9908B0DF)
+    mt[k] = value
+    mt[MT_N] = k + 1
+    y = value
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
@@ -150,7 +171,7 @@ def mt_next(mt: np.ndarray) -> np.uint32:
     return np.uint32(y)
 
 
-@jit
+@_no_refcount
 def mt_below(mt: np.ndarray, n: int) -> int:
     """``random.Random._randbelow(n)`` for ``1 <= n < 2**32`` (what ``choice`` uses)."""
     k = 0

@@ -5,6 +5,15 @@ same place and every shuffle uses the same random stream (``interchange.md`` §2
 decisions that are plain arithmetic are not written here: they are the functions of
 :mod:`cuckoo_rules.decisions` and :func:`cuckoo_rules.outcome.wins` that the engine
 asks, compiled as they are.
+
+The small functions a decision runs through (a lay, a flock flown home, taking a card,
+the checks of a hand or a collection) are compiled with :data:`inline`: LLVM copies them
+into the function that calls them. The others that take a game's row are compiled with
+:data:`rule`: called, not copied (the end of a turn, which every kind of action reaches,
+and the rare, long steps: a reshuffle, the end of a round, a refill). Neither takes a
+reference count on the row it is given (the caller holds it), which numba would
+otherwise do, atomically, at every call: a decision costs a few calls and no atomic
+operation. ``new_game`` allocates its scratch space, so it stays an ordinary kernel.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import decisions, outcome
-from ._jit import ijit, jit
+from ._jit import compiled, ijit, jit
 from ._layout import (
     BIG,
     COLLECTIONS,
@@ -67,20 +76,33 @@ from ._random import shuffle_cards, splitmix_output, splitmix_state, stream_stat
 
 __all__ = [
     "apply_action",
+    "inline",
     "is_legal",
     "lay_parts",
+    "legal_count",
     "legal_mask",
     "new_game",
+    "nth_legal_action",
+    "rule",
     "take",
 ]
 
+inline = compiled(forceinline=True, _nrt=False)
+"""Compile a small function of a game's row that LLVM inlines where it is called, without
+reference counting (it must not allocate an array nor keep one)."""
+
+rule = compiled(forceinline=False, _nrt=False)
+"""Compile a function of a game's row that is called, not inlined (it is long, or rare),
+without reference counting (likewise). The flags are explicit: numba passes a caller's
+``forceinline`` and ``_nrt`` on to the functions it compiles for it unless they set them."""
+
 # The rules' arithmetic, as the engine asks it (decisions.py, outcome.py).
-after_lay = jit(decisions.after_lay)
-flock_birds_home = jit(decisions.flock_birds_home)
-lay_refills = jit(decisions.lay_refills)
+after_lay = inline(decisions.after_lay)
+flock_birds_home = inline(decisions.flock_birds_home)
+lay_refills = inline(decisions.lay_refills)
 next_round_seats = jit(decisions.next_round_seats)
 out_of_cards = jit(decisions.out_of_cards)
-wins = jit(outcome.wins)
+wins = inline(outcome.wins)
 
 _OFFER_DRAW = decisions.OFFER_DRAW
 _END_TURN = decisions.END_TURN
@@ -96,7 +118,7 @@ def lay_parts(a: int) -> tuple[int, int, bool]:
     return a // LAYS_PER_SPECIES, within // LAY_ROW, within % LAY_ROW == LAY_RIGHT
 
 
-@jit
+@inline
 def discard_empty(s: np.ndarray) -> bool:
     """Whether the discard pile is empty."""
     for i in range(NUM_SPECIES):
@@ -105,13 +127,13 @@ def discard_empty(s: np.ndarray) -> bool:
     return True
 
 
-@jit
+@inline
 def piles_empty(s: np.ndarray) -> bool:
     """Whether the draw and discard piles are both empty."""
     return s[DRAW_POS] == s[DRAW_END] and discard_empty(s)
 
 
-@jit
+@rule
 def reshuffle(s: np.ndarray, seed: np.uint64) -> bool:
     """Shuffle the discard pile, laid out in species order, into a new draw pile."""
     if discard_empty(s):
@@ -129,7 +151,7 @@ def reshuffle(s: np.ndarray, seed: np.uint64) -> bool:
     return True
 
 
-@jit
+@inline
 def take(s: np.ndarray, seed: np.uint64) -> int:
     """Take the top card of the draw pile (reshuffling if needed); -1 when none is left."""
     if s[DRAW_POS] == s[DRAW_END] and not reshuffle(s, seed):
@@ -139,7 +161,7 @@ def take(s: np.ndarray, seed: np.uint64) -> int:
     return int(card)
 
 
-@jit
+@rule
 def deal(s: np.ndarray, seed: np.uint64, n: int, dealer: int) -> None:
     """Deal a hand to each seat, dealer first (``engine._deal``); hands are empty."""
     for i in range(HAND_SIZE * n):
@@ -223,7 +245,7 @@ def new_game(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
 # --------------------------------------------------------------------------- legal actions
 
 
-@jit
+@rule
 def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
     """Write the legal-action mask of ``s`` into ``mask``; return how many are legal."""
     mask[:] = 0
@@ -250,6 +272,53 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
     return count
 
 
+@inline
+def legal_count(s: np.ndarray) -> int:
+    """How many actions are legal in ``s``: what :func:`legal_mask` returns, without a mask."""
+    phase = s[PHASE]
+    hand = HANDS + s[CURRENT] * NUM_SPECIES
+    count = 0
+    if phase == LAY:
+        for i in range(NUM_SPECIES):
+            if s[hand + i]:
+                count += LAYS_PER_SPECIES
+    elif phase == DRAW:
+        count = 2
+    elif phase == FLOCK:
+        count = 1
+        for i in range(NUM_SPECIES):
+            if s[hand + i] >= SMALL[i]:
+                count += 1
+    return count
+
+
+@inline
+def nth_legal_action(s: np.ndarray, pick: int) -> int:
+    """The id of legal action ``pick`` of ``s``, without writing a mask.
+
+    The actions are counted from 0 in id order, as :func:`legal_mask` lists them;
+    ``0 <= pick < legal_count(s)``.
+    """
+    phase = s[PHASE]
+    hand = HANDS + s[CURRENT] * NUM_SPECIES
+    if phase == LAY:
+        skip = pick // LAYS_PER_SPECIES
+        for i in range(NUM_SPECIES):
+            if s[hand + i]:
+                if skip == 0:
+                    return LAYS_PER_SPECIES * i + pick % LAYS_PER_SPECIES
+                skip -= 1
+        return -1
+    if phase == DRAW:
+        return DRAW_ID if pick == 0 else PASS_ID
+    for i in range(NUM_SPECIES):
+        if s[hand + i] >= SMALL[i]:
+            if pick == 0:
+                return FLY_ID + i
+            pick -= 1
+    return PASS_ID
+
+
 @jit
 def is_legal(s: np.ndarray, a: int, mask: np.ndarray) -> bool:
     """Whether action id ``a`` is legal in ``s`` (``mask`` is scratch space for a mask)."""
@@ -260,7 +329,7 @@ def is_legal(s: np.ndarray, a: int, mask: np.ndarray) -> bool:
 # --------------------------------------------------------------------------- outcome
 
 
-@jit
+@inline
 def has_won(s: np.ndarray, seat: int) -> bool:
     """``outcome.has_won`` of ``seat``'s collection."""
     species = 0
@@ -274,7 +343,7 @@ def has_won(s: np.ndarray, seat: int) -> bool:
     return wins(species, triples)
 
 
-@jit
+@inline
 def hand_empty(s: np.ndarray, seat: int) -> bool:
     """Whether ``seat`` holds no card."""
     base = HANDS + seat * NUM_SPECIES
@@ -287,7 +356,7 @@ def hand_empty(s: np.ndarray, seat: int) -> bool:
 # --------------------------------------------------------------------------- turns
 
 
-@jit
+@rule
 def end_round(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
     """Rules §4 (``engine._end_round``)."""
     n = opt[O_PLAYERS]
@@ -323,7 +392,7 @@ def end_round(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
     s[PHASE] = LAY
 
 
-@jit
+@rule
 def end_turn(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
     """Rules §3.3 (``engine._end_turn``)."""
     p = s[CURRENT]
@@ -338,7 +407,7 @@ def end_turn(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
         end_round(s, seed, opt)
 
 
-@jit
+@rule
 def flock_check(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
     """The flock phase if a flock is possible (or always offered), else the turn's end."""
     if opt[O_ALWAYS_FLOCK]:
@@ -352,7 +421,7 @@ def flock_check(s: np.ndarray, seed: np.uint64, opt: np.ndarray) -> None:
     end_turn(s, seed, opt)
 
 
-@jit
+@inline
 def one_species(s: np.ndarray, base: int, length: int) -> bool:
     """Whether the row at ``base`` holds a single species."""
     for j in range(1, length):
@@ -361,7 +430,7 @@ def one_species(s: np.ndarray, base: int, length: int) -> bool:
     return True
 
 
-@jit
+@rule
 def refill(s: np.ndarray, seed: np.uint64, r: int) -> None:
     """Append cards to a one-species row until it holds two species (``engine._refill``)."""
     base = ROWS + r * MAX_ROW
@@ -375,7 +444,7 @@ def refill(s: np.ndarray, seed: np.uint64, r: int) -> None:
     s[ROW_LEN + r] = length
 
 
-@jit
+@inline
 def lay(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int, r: int, right: bool) -> None:
     """Rules §3.1 (``engine._lay``)."""
     p = s[CURRENT]
@@ -384,14 +453,18 @@ def lay(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int, r: int, r
     held = s[hand + species]
     base = ROWS + r * MAX_ROW
     length = s[ROW_LEN + r]
-    first = -1
-    last = -1
-    for j in range(length):
-        if s[base + j] == species:
-            if first < 0:
-                first = j
-            last = j
-    absent = first < 0
+    nearest = -1  # the card of ``species`` nearest the end laid at (the first or the last)
+    if right:
+        for j in range(length - 1, -1, -1):
+            if s[base + j] == species:
+                nearest = j
+                break
+    else:
+        for j in range(length):
+            if s[base + j] == species:
+                nearest = j
+                break
+    absent = nearest < 0
     s[hand + species] = 0
     s[known + species] = 0
     captured = 0
@@ -406,25 +479,25 @@ def lay(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int, r: int, r
                 s[base + j] = species
         length += held
     elif right:
-        captured = length - 1 - last
-        for j in range(last + 1, length):
+        captured = length - 1 - nearest
+        for j in range(nearest + 1, length):
             s[hand + s[base + j]] += 1
             s[known + s[base + j]] += 1
         for j in range(held):
-            s[base + last + 1 + j] = species
-        length = last + 1 + held
+            s[base + nearest + 1 + j] = species
+        length = nearest + 1 + held
     else:
-        captured = first
-        for j in range(first):
+        captured = nearest
+        for j in range(nearest):
             s[hand + s[base + j]] += 1
             s[known + s[base + j]] += 1
-        rest = length - first
-        if held > first:  # the row grows: move the rest to the right, from its end
+        rest = length - nearest
+        if held > nearest:  # the row grows: move the rest to the right, from its end
             for j in range(rest - 1, -1, -1):
-                s[base + held + j] = s[base + first + j]
-        elif held < first:
+                s[base + held + j] = s[base + nearest + j]
+        elif held < nearest:
             for j in range(rest):
-                s[base + held + j] = s[base + first + j]
+                s[base + held + j] = s[base + nearest + j]
         for j in range(held):
             s[base + j] = species
         length = held + rest
@@ -443,7 +516,7 @@ def lay(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int, r: int, r
         flock_check(s, seed, opt)
 
 
-@jit
+@inline
 def fly_home(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int) -> None:
     """Rules §3.2 (``engine._fly_home``)."""
     p = s[CURRENT]
@@ -456,7 +529,7 @@ def fly_home(s: np.ndarray, seed: np.uint64, opt: np.ndarray, species: int) -> N
     end_turn(s, seed, opt)
 
 
-@jit
+@rule
 def apply_action(s: np.ndarray, seed: np.uint64, opt: np.ndarray, a: int) -> None:
     """Apply the legal action id ``a`` (``engine.apply``); nothing is checked here."""
     if a < DRAW_ID:

@@ -117,7 +117,9 @@ def evaluate_seat(s: np.ndarray, opt: np.ndarray, seat: int, weights: np.ndarray
             + weights[2] * size
             + weights[3] * (p == s[CURRENT])
         )
-    top = values[:n].max()
+    top = values[0]
+    for p in range(1, n):
+        top = max(top, values[p])
     total = 0.0
     for p in range(n):
         total += np.exp(values[p] - top)
@@ -192,9 +194,11 @@ def determinize_into(
     max_draws = flags[4]
     size = pool.shape[0]
     n = hidden.shape[0]
-    s[:] = template
+    for i in range(s.shape[0]):
+        s[i] = template[i]
     if not within:  # determinize: shuffle, deal the hands in seat order, then the piles
-        cards[:] = pool
+        for i in range(size):
+            cards[i] = pool[i]
         shuffle_cards(cards, 0, size, stream_state(seed, 0))
         pos = 0
         for p in range(n):
@@ -208,7 +212,8 @@ def determinize_into(
         dealt += hidden[p]
     kept = size - dealt
     for stream in range(max_draws):
-        cards[:] = pool
+        for i in range(size):
+            cards[i] = pool[i]
         state = stream_state(seed, stream)
         top = size - 1
         good = True

@@ -12,6 +12,8 @@ Subcommands, one module each:
   (``g N`` jumps to move ``N``).
 - ``serve`` (:mod:`cuckoo_rules.cli.serve`): serve games in the browser over HTTP (needs
   the ``web`` extra).
+- ``warm-up`` (:mod:`cuckoo_rules.cli.warm_up`): compile the batch kernels into numba's
+  cache ahead of their first use (needs the ``batch`` extra).
 
 Each command module has an ``add_command`` function that declares the command and its
 arguments (with the shared ones of :mod:`cuckoo_rules.cli.parser`) and sets its handler;
@@ -33,7 +35,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import demo, play, replay, serve, tournament
+from . import demo, play, replay, serve, tournament, warm_up
 from .demo import play_random_game, replay_command
 from .parser import PROG, Handler
 from .tournament import tournament_table
@@ -56,7 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     command_parser: argparse.ArgumentParser = args.command_parser
     try:
-        return handler(args, command_parser)
+        with warm_up.compiling_shown():  # a kernel compiling for long says so on a terminal
+            return handler(args, command_parser)
     except BrokenPipeError:  # e.g. ``cuckoo-rules demo | head``
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -74,6 +77,6 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
-    for command in (demo, tournament, play, replay, serve):
+    for command in (demo, tournament, play, replay, serve, warm_up):
         command.add_command(commands)
     return parser

@@ -1,0 +1,244 @@
+"""Compiling the batch kernels: only what a caller needs, said when long, ahead with warm_up.
+
+The kernels of a toy module written for each test (so that numba's cache never has
+them) show how the kernels compile: a kernel called by another is compiled once for a
+constant's type, at :data:`~cuckoo_rules.batch._jit.HELPER_OPT`; a small batch runs a
+serial variant; a long compile says so through the ``cuckoo_rules.batch`` logger. The
+slow tests run :func:`~cuckoo_rules.batch.warm_up` in a process with an empty cache and
+check that the first uses of the library after it compile nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numba
+import numpy as np
+
+from cuckoo_rules.batch import WarmUp, _jit, warm, warm_up
+from cuckoo_rules.batch.threads import threads_for
+from cuckoo_rules.cli import main
+from cuckoo_rules.errors import InvalidOptionsError
+
+JIT = not getattr(numba, "config").DISABLE_JIT  # noqa: B009  # not in numba's exports
+needs_jit = pytest.mark.skipif(not JIT, reason="the kernels are Python (NUMBA_DISABLE_JIT)")
+
+TOY = """
+import numpy as np
+from cuckoo_rules.batch._jit import jit, pjit, prange
+
+
+@jit
+def double(x):
+    return x * 2
+
+
+@jit
+def twice(x):
+    return double(x) + double(3) + double(4)
+
+
+@pjit
+def fill(out):
+    for b in prange(out.shape[0]):
+        out[b] = double(b)
+"""
+
+
+def toy(tmp_path: Path) -> ModuleType:
+    """A module of kernels numba has never compiled (its file is new)."""
+    path = tmp_path / f"toy_kernels_{abs(hash(tmp_path))}.py"
+    path.write_text(textwrap.dedent(TOY))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Levels(numba.core.event.Listener):
+    """The LLVM level each compile of a toy kernel started at."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int]] = []
+
+    def on_start(self, event: Any) -> None:
+        function = event.data["dispatcher"].py_func
+        if function.__module__.startswith("toy_kernels"):
+            self.seen.append((function.__name__, int(getattr(numba, "config").OPT)))  # noqa: B009
+
+    def on_end(self, event: Any) -> None:
+        pass
+
+
+@needs_jit
+def test_a_kernel_is_compiled_once_for_constants_and_helpers_at_a_lower_level(
+    tmp_path: Path,
+) -> None:
+    kernels = toy(tmp_path)
+    levels = Levels()
+    event: Any = numba.core.event
+    event.register("numba:compile", levels)
+    try:
+        before = _jit.compiles()
+        assert kernels.twice(5) == 10 + 6 + 8
+    finally:
+        event.unregister("numba:compile", levels)
+    assert len(kernels.double.signatures) == 1  # not once per constant (3, 4)
+    top = int(getattr(numba, "config").OPT)  # noqa: B009
+    assert levels.seen == [("twice", top), ("double", min(top, _jit.HELPER_OPT))]
+    assert _jit.compiles() == before + 1
+
+
+@needs_jit
+def test_a_small_batch_runs_the_serial_variant_and_both_fill_alike(tmp_path: Path) -> None:
+    kernels = toy(tmp_path)
+    serial, parallel = kernels.fill.variants
+    small = np.zeros(3, dtype=np.int64)
+    kernels.fill(small)
+    assert small.tolist() == [0, 2, 4]
+    assert serial.signatures
+    assert not parallel.signatures
+    many = np.zeros(4096, dtype=np.int64)
+    kernels.fill(many)
+    assert many.tolist() == [2 * b for b in range(4096)]
+    if threads_for(len(many)) > 1:  # a machine of one core runs the serial one only
+        assert parallel.signatures
+        kernels.fill(small)  # the parallel variant, compiled now, runs small batches too
+        assert small.tolist() == [0, 2, 4]
+
+
+@needs_jit
+def test_a_long_compile_says_so_and_how_long_it_took(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    kernels = toy(tmp_path)
+    monkeypatch.setattr(_jit, "PROGRESS_AFTER", 0.01)
+    with caplog.at_level(logging.INFO, logger="cuckoo_rules.batch"):
+        kernels.twice(1)
+        kernels.twice(2)  # compiled: nothing to say
+    said = [record.getMessage() for record in caplog.records]
+    assert said[0] == "compiling the batch kernels (twice: first use, cached after)"
+    assert said[1].startswith("compiled the batch kernels (twice) in ")
+    assert len(said) == 2
+
+
+def test_the_library_is_silent_unless_asked() -> None:
+    logger = logging.getLogger("cuckoo_rules.batch")
+    assert not logger.handlers  # an application's choice
+    assert logger.level == logging.NOTSET  # so the root logger's: WARNING unless set
+
+
+def test_unknown_paths_are_refused() -> None:
+    with pytest.raises(InvalidOptionsError, match="only: expected paths among batch"):
+        warm_up("gpu")
+    with pytest.raises(InvalidOptionsError):
+        warm_up([])
+
+
+def test_warm_up_compiles_what_was_asked_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    called: list[str] = []
+
+    def fake(kernel: Any, *args: Any, parallel: bool = True) -> int:
+        called.append(getattr(kernel, "__name__", ""))
+        return 2
+
+    monkeypatch.setattr(warm, "warm_kernel", fake)
+    report = warm_up(["vector", "expert"])
+    assert report.paths == ("expert", "vector")
+    assert called[:2] == ["determinize_rows", "search_rollouts"]
+    assert called[2:] == list(warm._VECTOR)
+    assert report.kernels == 2 * len(called)
+
+
+@pytest.mark.skipif(JIT, reason="compiles every kernel: the slow test below does")
+def test_warm_up_counts_every_kernel() -> None:
+    report = warm_up()
+    assert report.paths == warm.PATHS
+    assert report.kernels == len({*warm._BATCH, *warm._EXPERT, *warm._VECTOR})
+    assert report.compiled == 0
+
+
+def test_the_command_line_reports_the_warm_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reports = iter([WarmUp(("expert",), 4, 3, 12.34), WarmUp(("batch", "vector"), 16, 0, 0.5)])
+
+    def fake(only: Any = None) -> WarmUp:
+        logging.getLogger("cuckoo_rules.batch").info("compiling the batch kernels (x)")
+        return next(reports)
+
+    monkeypatch.setattr(warm, "warm_up", fake)
+    assert main(["warm-up", "--only", "expert"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("compiled 3 of 4 kernels (expert) in 12.3 s; cached ")
+    assert err == "cuckoo-rules: compiling the batch kernels (x)\n"  # shown, then taken off
+    assert not logging.getLogger("cuckoo_rules.batch").handlers
+    assert main(["warm-up"]) == 0
+    out, _ = capsys.readouterr()
+    assert out == "the 16 kernels (batch, vector) were in the cache: 0.5 s\n"
+
+
+def test_the_command_line_refuses_an_unknown_path(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["warm-up", "--only", "gpu"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'gpu'" in capsys.readouterr().err
+
+
+FIRST_USES = """
+import json, sys
+import numpy as np
+import cuckoo_rules as cr
+from cuckoo_rules.batch import BatchGame, _jit, warm_up
+from cuckoo_rules.bots.expert import ExpertBot, hint
+from cuckoo_rules.envs.vector import BatchCuckooEnv
+
+report = warm_up()
+before = _jit.compiles()
+for size in (1, 300):
+    game = BatchGame(cr.GameOptions(num_players=3), range(size), seats=[None, "greedy", "random"])
+    game.observations()
+    game.step(game.legal_action_mask().argmax(axis=1))
+    game.step_observed(game.legal_action_mask().argmax(axis=1), 0, 50)
+    game.reset()
+    game.random_playouts(3, 1, observations=True)
+    for envs in (size, 64):
+        env = BatchCuckooEnv(envs, num_players=2, max_turns=30)
+        _, info = env.reset(seed=1)
+        env.step(info["action_mask"].argmax(axis=1))
+match = cr.Match(cr.GameOptions(num_players=2), seed=3, seats=[None, None])
+view = match.view(match.to_act)
+hint(view, match.knowledge(match.to_act), simulations=300)
+ExpertBot(seed=1, simulations=1).choose(view)
+print(json.dumps([report.kernels, report.compiled, _jit.compiles() - before]))
+"""
+
+
+@pytest.mark.slow
+@needs_jit
+def test_after_a_warm_up_the_first_uses_compile_nothing(tmp_path: Path) -> None:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONWARNINGS="ignore")
+    for run in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", FIRST_USES], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        kernels, compiled, after = json.loads(done.stdout.strip().splitlines()[-1])
+        assert kernels >= len(warm._BATCH) + len(warm._EXPERT)
+        assert after == 0  # the warm up compiled what every first use needs
+        assert (compiled > 0) == (run == 0)  # then the cache has everything
