@@ -31,6 +31,7 @@ import numpy as np
 from cuckoo_rules.batch import WarmUp, _jit, warm, warm_up
 from cuckoo_rules.batch.threads import threads_for
 from cuckoo_rules.cli import main
+from cuckoo_rules.cli.warm_up import warm_in_background
 from cuckoo_rules.errors import InvalidOptionsError
 
 JIT = not getattr(numba, "config").DISABLE_JIT  # noqa: B009  # not in numba's exports
@@ -242,3 +243,36 @@ def test_after_a_warm_up_the_first_uses_compile_nothing(tmp_path: Path) -> None:
         assert kernels >= len(warm._BATCH) + len(warm._EXPERT)
         assert after == 0  # the warm up compiled what every first use needs
         assert (compiled > 0) == (run == 0)  # then the cache has everything
+
+
+@needs_jit
+def test_a_warm_up_in_the_background_leaves_the_kernels_compiled(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="cuckoo_rules.batch"):
+        thread = warm_in_background("expert")
+        assert thread is not None
+        assert thread.daemon
+        thread.join(timeout=900)
+    assert not thread.is_alive()
+    assert caplog.records == []
+    assert warm_up("expert").compiled == 0  # all there: loaded by the thread
+
+
+def test_a_failed_warm_up_in_the_background_is_logged_not_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="cuckoo_rules.batch"):
+        thread = warm_in_background("nowhere")
+        assert thread is not None
+        thread.join(timeout=60)
+    assert [record.getMessage() for record in caplog.records] == ["warming up the kernels failed"]
+    assert "nowhere" in caplog.text  # the reason: an unknown path
+
+
+def test_serve_warms_the_expert_up_unless_told_not_to() -> None:
+    from cuckoo_rules.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve"]).warm_up is True
+    assert parser.parse_args(["serve", "--no-warm-up"]).warm_up is False

@@ -38,6 +38,7 @@ from .parser import (
     console_from_args,
     seed_from_args,
 )
+from .warm_up import warm_in_background
 
 __all__ = ["add_command"]
 
@@ -150,6 +151,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     names = [terminal.HUMAN if spec is None else spec.text for spec in specs]
     console = console_from_args(args)
     print(_say("started", args.lang, seed=seed, seat=args.seat))
+    warm_in_background("expert")  # the first hint is then as quick as the later ones
     return _interruptible(
         args.lang,
         lambda: terminal.play_interactive(
@@ -190,6 +192,7 @@ def _resume(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(
         _say("resumed", language, path=path, move=len(record.actions), seed=record.seed, seat=seat)
     )
+    warm_in_background("expert")
     return _interruptible(
         language,
         lambda: terminal.play_interactive(

@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from .parser import PROG, Commands, command_failed
+from .warm_up import warm_in_background
 
 __all__ = ["add_command"]
 
@@ -35,6 +36,15 @@ def add_command(commands: Commands) -> None:
             "Needs the web extra: pip install 'cuckoo-rules[web]'."
         ),
         epilog=f"example: {PROG} serve --port 8000 --db cuckoo.sqlite3",
+    )
+    serve.add_argument(
+        "--no-warm-up",
+        dest="warm_up",
+        action="store_false",
+        help=(
+            "do not compile the expert's kernels in the background at start (by default "
+            "they are, so that the first hint or review is as quick as the later ones)"
+        ),
     )
     serve.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default: %(default)s)"
@@ -362,6 +372,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         host, real_port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(f"{PROG} serving on http://{shown}:{real_port}/ (database {shown_db})", flush=True)
+        if args.warm_up:  # the first hint and review as quick as the later ones
+            warm_in_background("expert")
         # Push streams end by themselves when the server stops (sse-starlette hears the
         # signal); anything still open after 10 s is cancelled rather than waited for.
         config = server_config(

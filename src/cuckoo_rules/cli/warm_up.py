@@ -19,11 +19,12 @@ import argparse
 import contextlib
 import logging
 import sys
+import threading
 from collections.abc import Iterator
 
 from .parser import PROG, Commands, command_failed
 
-__all__ = ["add_command", "compiling_shown"]
+__all__ = ["add_command", "compiling_shown", "warm_in_background"]
 
 _PATHS = ("batch", "expert", "vector")  # cuckoo_rules.batch.warm.PATHS, without numba
 
@@ -76,6 +77,37 @@ def compiling_shown(always: bool = False) -> Iterator[None]:
         logger.removeHandler(handler)
         logger.setLevel(level)
         logger.propagate = propagate
+
+
+def warm_in_background(*paths: str) -> threading.Thread | None:
+    """Compile (or load) the kernels of ``paths`` in a daemon thread, and return it.
+
+    What ``play`` (for the first hint) and ``serve`` (for the first hint and review) do
+    as they start: the kernels are ready by the time a person asks, and a call that needs
+    a kernel still compiling waits for that compile rather than starting its own. A
+    failure is logged (logger ``cuckoo_rules.batch``), not raised: the kernels then
+    compile at their first use, as without a warm-up.
+
+    Args:
+        paths: Paths of :data:`cuckoo_rules.batch.warm.PATHS` (none: every path).
+
+    Returns:
+        The thread, started; ``None`` without the ``batch`` extra (nothing to compile).
+    """
+    try:
+        from ..batch.warm import warm_up
+    except ModuleNotFoundError:  # the batch extra is not installed: no kernels, no hints
+        return None
+
+    def run() -> None:
+        try:
+            warm_up(paths or None)
+        except Exception:  # the first use compiles instead; say why this one failed
+            logging.getLogger("cuckoo_rules.batch").exception("warming up the kernels failed")
+
+    thread = threading.Thread(target=run, name="cuckoo-rules warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _interactive() -> bool:
