@@ -246,20 +246,40 @@ def row_line(
 # --------------------------------------------------------------------------- seats
 
 
-def screen_names(names: Sequence[str] | None) -> tuple[str, ...] | None:
+_BOT_KINDS = ("random", "greedy", "ismcts", "expert")
+"""The bot kinds whose names the screen says in its language (``terminal.bot.*``)."""
+
+
+def screen_names(names: Sequence[str] | None, language: str = "en") -> tuple[str, ...] | None:
     """The names as the screen shows them, without a bot spec's parameters.
 
+    A bot's kind is said in ``language`` (``greedy`` is ``gierig`` in German: the
+    ``terminal.bot.*`` phrases).
+
     The name ``you`` is left out too: ``play --save`` of 0.1 named the human so in its
-    records, and a replay watched from another seat would say "P0 you".
+    records, and a replay watched from another seat would say "P0 you". So is a seat's
+    default name, ``P0`` for seat 0 (a :class:`~cuckoo_rules.Match`'s records name
+    unnamed seats so), which the screen would print twice ("P0 P0").
 
     Example:
         >>> screen_names(["ismcts:iterations=50", "you"])
         ('ismcts', '')
+        >>> screen_names(["P0", "P1"])
+        ('', '')
+        >>> screen_names(["human", "greedy:feed_weight=2"], "de")
+        ('human', 'gierig')
     """
     if not names:
         return None
-    short = (name.partition(":")[0] for name in names)
-    return tuple("" if name.strip().lower() == "you" else name for name in short)
+    short = [name.partition(":")[0].strip() for name in names]
+    return tuple(
+        ""
+        if name.lower() in ("you", f"p{seat}")
+        else terminal_phrase(f"bot.{name}", language)
+        if name in _BOT_KINDS
+        else name
+        for seat, name in enumerate(short)
+    )
 
 
 def seat_label(seat: int, viewer: int | None, names: Sequence[str] | None, language: str) -> str:
@@ -269,7 +289,7 @@ def seat_label(seat: int, viewer: int | None, names: Sequence[str] | None, langu
         >>> seat_label(1, 0, ["human", "greedy:depth=2"], "en"), seat_label(0, 0, None, "en")
         ('P1 greedy', 'you')
     """
-    return seat_name(seat, viewer, names=screen_names(names), language=language)
+    return seat_name(seat, viewer, names=screen_names(names, language), language=language)
 
 
 # --------------------------------------------------------------------------- the board

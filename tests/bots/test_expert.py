@@ -241,13 +241,12 @@ def kernel_determinizations(
     view: cr.PlayerView, knowledge: cr.Knowledge | None, seeds: list[int]
 ) -> tuple[np.ndarray, np.ndarray]:
     """The rows the expert's kernel deals for ``seeds`` (and their ``shuffles``)."""
-    search = _Search(ExpertBot(simulations=1), view, knowledge)
+    deals = _Search(ExpertBot(simulations=1), view, knowledge).deals
     rows = np.zeros((len(seeds), WIDTH), dtype=np.int16)
     shuffles = np.zeros(len(seeds), dtype=np.int64)
     determinize_rows(
-        rows, np.array(seeds, dtype=np.uint64), shuffles, search.template, search.pool,
-        search.deal,
-    )  # fmt: skip
+        rows, np.array(seeds, dtype=np.uint64), shuffles, deals.template, deals.pool, deals.deal
+    )
     return rows, shuffles
 
 

@@ -235,6 +235,15 @@ def note_of(db: Path, table_id: str, move: int) -> str | None:
     return None if note is None else str(note)
 
 
+def notes_of(db: Path, table_id: str) -> dict[int, str | None]:
+    """The note stored with each move of a table, by move number (one query for all)."""
+    with closing(sqlite3.connect(db)) as connection:
+        rows = connection.execute(
+            "SELECT idx, note FROM actions WHERE table_id = ?", (table_id,)
+        ).fetchall()
+    return {int(move): None if note is None else str(note) for move, note in rows}
+
+
 def row_counts(db: Path) -> tuple[int, int]:
     with closing(sqlite3.connect(db)) as connection:
         (tables,) = connection.execute("SELECT count(*) FROM tables").fetchone()
@@ -323,10 +332,11 @@ def check_answer(db: Path, document: dict[str, Any], seat: int | None, after: in
     assert document["thinking"] is None or (
         bot_to_act and document["thinking"] == state.current_player
     )
+    notes = notes_of(db, document["table"])
     assert document["notices"] == [
         {"move": move, "text": note}
         for move in range(len(record.actions))
-        if (note := note_of(db, document["table"], move)) is not None
+        if (note := notes[move]) is not None
     ]
     deal = document["deal"]
     assert list(deal) == ["commitment", "seed_source", "seed", "salt"]
@@ -464,7 +474,7 @@ def test_meta_describes_every_option_as_option_info_does(client: TestClient) -> 
     response = client.get("/api/meta")
     assert response.status_code == 200
     document = response.json()
-    assert list(document) == ["options", "species", "win"]
+    assert list(document) == ["options", "species", "win", "hints"]
     described = tuple(
         OptionInfo(
             name=option["name"],

@@ -432,6 +432,11 @@ def test_an_expired_table_has_no_rematch(client: TestClient, db: Path) -> None:
 # --------------------------------------------------------------------------- languages
 
 
+def bot_named(kind: str, language: str) -> str:
+    """A bot seat nobody named, as the documents call it: its kind, or the language's word."""
+    return kind if language == "en" else narration.PHRASES[language][f"web.bot.{kind}"]
+
+
 def test_the_documents_speak_the_language_asked_for(client: TestClient, db: Path) -> None:
     table, tokens = create(client, ["human", "greedy"], seed=BIG_SEED, names=["Ann", None])
     rng = random.Random(7)
@@ -445,17 +450,20 @@ def test_the_documents_speak_the_language_asked_for(client: TestClient, db: Path
         assert answer.status_code == 200
         _, _, events = stored(db, table, answer.json()["move"])
         seen = cr.visible_events(events, 0)
-        assert answer.json()["narration"] == narration_of(seen, 0, ["Ann", "greedy"], "de")
+        assert answer.json()["narration"] == narration_of(
+            seen, 0, ["Ann", bot_named("greedy", "de")], "de"
+        )
     wait_for_people(client, table)
-    players: list[str | None] = ["Ann", "greedy"]
     for language in narration.LANGUAGES:
+        players: list[str | None] = ["Ann", bot_named("greedy", language)]
         for seat, token in ((0, tokens["0"]), (None, None)):
             document = document_of(client, table, token, lang=language)
             _, _, events = stored(db, table, document["move"])
             seen = cr.visible_events(events, seat)
             assert document["narration"] == narration_of(seen, seat, players, language)
             assert document["names"] == [
-                seat_name(s, None, names=["Ann", "greedy"], language=language) for s in (0, 1)
+                seat_name(s, None, names=["Ann", bot_named("greedy", language)], language=language)
+                for s in (0, 1)
             ]
     assert document_of(client, table, lang="en") == document_of(client, table)
     if len(narration.LANGUAGES) > 1:  # the other helper's languages are there
@@ -480,13 +488,13 @@ def test_the_outcome_and_notices_speak_the_language_asked_for(
         for language in narration.LANGUAGES:
             document = document_of(client, table, tokens["0"], lang=language)
             assert document["outcome"]["text"] == describe_event(
-                ended, 0, names=["", "random"], language=language
+                ended, 0, names=["", bot_named("random", language)], language=language
             )
             assert (
                 document["outcome"]["reason_text"]
                 == (narration.PHRASES[language][f"reason.{outcome.reason}"])
             )
-            template = narration.PHRASES[language].get("notice.stand_in")
+            template = narration.PHRASES[language].get("web.stand_in")
             who = "P1 random (random)"
             failures = "RuntimeError: broken; RuntimeError: broken"
             expected = english if template is None else template.format(who=who, failures=failures)

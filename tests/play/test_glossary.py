@@ -19,7 +19,7 @@ import pytest
 
 from cuckoo_rules import GameOptions, Lay, Side, Species, new_game, observe
 from cuckoo_rules._phrases.glossary import TERMS, Term
-from cuckoo_rules.narration import PHRASES, phrase, seat_name, species_name
+from cuckoo_rules.narration import PHRASES, cards_text, phrase, seat_name, species_name
 
 TRANSLATED = ("de", "ru")
 
@@ -116,17 +116,19 @@ def test_the_next_round_line_reads_for_any_seat() -> None:
     assert line("ru", 0, 1) == "Раунд 2. Раздающий: вы; первый ход: P1 greedy."
 
 
-def test_russian_lays_and_flocks_read_with_the_nominative_they_are_given() -> None:
-    # The move list and the lay buttons fill {birds} with the plain counted form.
-    owl = species_name(Species.OWL, 1, language="ru")
-    assert owl == "1 сова"
+def test_russian_lays_read_with_the_accusative_and_flocks_with_the_nominative() -> None:
+    # A lay is a verb and its object: the terminal and the web client fill {birds} with
+    # the accusative (tests/frontends/test_terminal_newcomer.py, test_web_newcomer.py).
+    owl = cards_text([Species.OWL], language="ru", obj=True)
+    assert owl == "1 сову"
     assert phrase("terminal.do.lay", "ru", birds=owl, side="слева", row=0) == (
-        "выложить слева в ряд 0 (1 сова)"
+        "выложить 1 сову слева в ряд 0"
     )
-    assert phrase("web.lay_left", "ru", birds=owl, row=0) == "Выложить слева в ряд 0 (1 сова)"
-    assert phrase("web.lay_group", "ru", birds=owl) == "Выложить (1 сова)"
-    robin = species_name(Species.ROBIN, 1, language="ru")
-    assert phrase("web.captures", "ru", cards=robin) == "1 малиновка — в руку"
+    assert phrase("web.lay_left", "ru", birds=owl, row=0) == "Выложить 1 сову слева в ряд 0"
+    assert phrase("web.lay_group", "ru", birds=owl) == "Выложить 1 сову"
+    robin = cards_text([Species.ROBIN], language="ru", obj=True)
+    assert phrase("web.captures", "ru", cards=robin) == "забираете 1 малиновку"
+    # A flock is named, not acted on: the nominative.
     ducks = species_name(Species.DUCK, 4, language="ru")
     assert phrase("terminal.do.fly_short", "ru", birds=ducks, home=1, discarded=3) == (
         "стая (4 утки): 1 в коллекцию, 3 в сброс"
@@ -138,10 +140,10 @@ def test_the_terminal_move_list_in_russian() -> None:
 
     view = observe(new_game(GameOptions(num_players=2), 7), 0)
     assert describe_action(Lay(Species.DUCK, 0, Side.LEFT), view, "ru") == (
-        "выложить слева в ряд 0 (3 утки) и забрать 1 малиновку и 1 сороку"
+        "выложить 3 утки слева в ряд 0 и забрать 1 малиновку и 1 сороку"
     )
     assert describe_action(Lay(Species.OWL, 0, Side.LEFT), view, "ru") == (
-        "выложить слева в ряд 0 (1 сова), ничего не забирая"
+        "выложить 1 сову слева в ряд 0, ничего не забирая"
     )
 
 

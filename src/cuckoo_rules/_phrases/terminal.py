@@ -188,6 +188,41 @@ ENGLISH: dict[str, str] = {
     "terminal.demo.turn": "Turn {turn} (round {round}): {player}, {cards} in hand",
     "terminal.demo.collection": "    collection: {cards}",
     "terminal.no_such_row": "There is no row {row}: the rows are 0 to {last}.",
+    # Issue 28 (terminal): bot kinds in seat names, a small terminal, the seed.
+    "terminal.bot.random": "random",
+    "terminal.bot.greedy": "greedy",
+    "terminal.bot.ismcts": "ismcts",
+    "terminal.bot.expert": "expert",
+    "terminal.too_small": (
+        "The window is {columns}×{lines}: the game needs {width}×{height}. Enlarge it."
+    ),
+    "terminal.seed_line": "Seed of this game: {seed}",
+    # The review (cuckoo-rules review; play offers it at the end of the game).
+    "terminal.review.title": (
+        "Game review (expert, {simulations} simulations of each possible move)"
+    ),
+    "terminal.review.chart": (
+        "Chances of winning before each move, estimated from what everyone sees:"
+    ),
+    "terminal.review.move_number": "move {move}",
+    "terminal.review.costliest": (
+        "{player}: the costliest moves (on average {average} percentage points lost per decision)"
+    ),
+    "terminal.review.points#one": "{count} percentage point",
+    "terminal.review.points#other": "{count} percentage points",
+    "terminal.review.move": "Move {move} (turn {turn}): {points} lost",
+    "terminal.review.played": "played: {action}",
+    "terminal.review.better": "better: {action}",
+    "terminal.review.no_costly": (
+        "{player}: every move was within 1 percentage point of the expert's best."
+    ),
+    "terminal.review.progress": "Reviewing the game: position {done} of {total}",
+    "terminal.review.missing": (
+        "No review: the expert needs the batch extra (NumPy and numba): {command}"
+    ),
+    "terminal.review.offer": (
+        "Type r for a review of the game: everyone's chances and costliest moves."
+    ),
 }
 
 GERMAN: dict[str, str] = {
@@ -368,6 +403,38 @@ GERMAN: dict[str, str] = {
     "terminal.no_such_row": (
         "Es gibt keine Reihe {row}: die Reihen sind von 0 bis {last} nummeriert."
     ),
+    "terminal.bot.random": "zufällig",
+    "terminal.bot.greedy": "gierig",
+    "terminal.bot.ismcts": "ismcts",
+    "terminal.bot.expert": "Experte",
+    "terminal.too_small": (
+        "Das Fenster ist {columns}×{lines} groß, das Spiel braucht {width}×{height}: vergrößere es."
+    ),
+    "terminal.seed_line": "Startwert dieses Spiels: {seed}",
+    "terminal.review.title": (
+        "Spielanalyse (Experte, {simulations} Simulationen je mögliche Aktion)"
+    ),
+    "terminal.review.chart": "Gewinnchancen vor jeder Aktion, geschätzt aus dem, was alle sehen:",
+    "terminal.review.move_number": "Aktion {move}",
+    "terminal.review.costliest": (
+        "{player}: die teuersten Aktionen (im Schnitt {average} Prozentpunkte Verlust je "
+        "Entscheidung)"
+    ),
+    "terminal.review.points#one": "{count} Prozentpunkt",
+    "terminal.review.points#other": "{count} Prozentpunkte",
+    "terminal.review.move": "Aktion {move} (Zug {turn}): {points} verloren",
+    "terminal.review.played": "gespielt: {action}",
+    "terminal.review.better": "besser: {action}",
+    "terminal.review.no_costly": (
+        "{player}: jede Aktion lag weniger als 1 Prozentpunkt hinter der besten des Experten."
+    ),
+    "terminal.review.progress": "Spielanalyse: Stellung {done} von {total}",
+    "terminal.review.missing": (
+        "Keine Analyse: der Experte braucht das Extra batch (NumPy und numba): {command}"
+    ),
+    "terminal.review.offer": (
+        "Tippe r für eine Analyse des Spiels: die Chancen aller und ihre teuersten Aktionen."
+    ),
 }
 
 RUSSIAN: dict[str, str] = {
@@ -406,7 +473,7 @@ RUSSIAN: dict[str, str] = {
     "terminal.holds_none": "нет {species}",
     "terminal.side_letter.left": "Л",
     "terminal.side_letter.right": "П",
-    "terminal.do.lay": "выложить {side} в ряд {row} ({birds})",
+    "terminal.do.lay": "выложить {birds} {side} в ряд {row}",
     "terminal.do.captures": "{lay} и забрать {cards}",
     "terminal.do.captures_nothing": "{lay}, ничего не забирая",
     "terminal.do.draw": "взять 2 карты",
@@ -542,6 +609,36 @@ RUSSIAN: dict[str, str] = {
     "terminal.demo.turn": "Ход {turn} (раунд {round}): {player}, в руке {cards}",
     "terminal.demo.collection": "    коллекция: {cards}",
     "terminal.no_such_row": "Ряда {row} нет: ряды нумеруются от 0 до {last}.",
+    "terminal.bot.random": "случайный",
+    "terminal.bot.greedy": "жадный",
+    "terminal.bot.ismcts": "ismcts",
+    "terminal.bot.expert": "эксперт",
+    "terminal.too_small": "Окно {columns}×{lines}, а игре нужно {width}×{height}: увеличьте его.",
+    "terminal.seed_line": "Зерно этой игры: {seed}",
+    "terminal.review.title": (
+        "Разбор игры (эксперт, симуляций на каждое возможное действие: {simulations})"
+    ),
+    "terminal.review.chart": "Шансы на победу перед каждым действием, по тому, что видят все:",
+    "terminal.review.move_number": "действие {move}",
+    "terminal.review.costliest": (
+        "{player}: худшие действия (средняя потеря за решение — {average} процентного пункта)"
+    ),
+    "terminal.review.points#one": "{count} процентный пункт",
+    "terminal.review.points#few": "{count} процентных пункта",
+    "terminal.review.points#many": "{count} процентных пунктов",
+    "terminal.review.move": "Действие {move} (ход {turn}): шанс на победу ниже на {points}",
+    "terminal.review.played": "выбрано: {action}",
+    "terminal.review.better": "лучше: {action}",
+    "terminal.review.no_costly": (
+        "{player}: каждое действие хуже лучшего по оценке эксперта менее чем на 1 процентный пункт."
+    ),
+    "terminal.review.progress": "Разбор игры: позиция {done} из {total}",
+    "terminal.review.missing": (
+        "Разбора нет: эксперту нужно дополнение batch (NumPy и numba): {command}"
+    ),
+    "terminal.review.offer": (
+        "Введите r для разбора игры: шансы всех игроков и их худшие действия."
+    ),
 }
 
 PHRASES: dict[str, dict[str, str]] = {"en": ENGLISH, "de": GERMAN, "ru": RUSSIAN}

@@ -34,6 +34,15 @@ ENGLISH: dict[str, str] = {
     "web.seat_n": "Seat {seat}",
     "web.seat_name": "Name of seat {seat}",
     "web.human_seat": "Human (share a link)",
+    # The initial in the top left corner of a card (distinct for each species).
+    "web.initial.flamingo": "F",
+    "web.initial.owl": "O",
+    "web.initial.toucan": "T",
+    "web.initial.duck": "D",
+    "web.initial.parrot": "P",
+    "web.initial.magpie": "M",
+    "web.initial.reed_warbler": "W",
+    "web.initial.robin": "R",
     "web.bot_kind": "Bot: {name}",
     "web.bot.random": "Random bot",
     "web.bot.greedy": "Greedy bot",
@@ -93,12 +102,16 @@ ENGLISH: dict[str, str] = {
         "Dealt from seed {seed} (salt {salt}), committed to before the first move as "
         "{commitment}: check it with cuckoo_rules.fairness.check_deal."
     ),
+    "web.check_deal": "Check this deal",
     "web.rematch": "Rematch",
     "web.rematch_ready": "A rematch has started at a new table, with the same seats.",
     "web.rematch_follow": "Play the rematch",
     "web.rematch_watch": "Watch the rematch",
     "web.notices": "Notices",
     "web.notice": "Move {move}: {text}",
+    "web.stand_in": (
+        "The bot of {who} failed twice ({failures}); the greedy bot played this move instead."
+    ),
     # Sharing.
     "web.invite": "Invite and watch",
     "web.share_seat": "Seat {seat} ({player}) is free: send this link to a friend",
@@ -184,6 +197,15 @@ ENGLISH: dict[str, str] = {
     # Errors.
     "web.error.network": "Cannot reach the server. Is it still running?",
     "web.error.unreadable": "The server sent an unreadable answer.",
+    "web.error.not_your_turn": "it is not your turn",
+    "web.error.stale_move": "this move was already played: the table is read again",
+    "web.error.game_over": "the game is over",
+    "web.error.expired": "the table expired: no move for too long",
+    "web.error.no_free_seat": "every seat of this table is taken",
+    "web.error.seat_taken": "this seat is taken",
+    "web.error.invitation_used": (
+        "this invitation was used already (it works once): ask for a new one"
+    ),
     "web.error.detail": "{what}: {detail}",
     "web.error.status": "Error {status}",
     "web.error.400": "Bad request",
@@ -258,6 +280,40 @@ ENGLISH: dict[str, str] = {
     "web.choice.always_prompt_flock.true": (
         "yes, every turn, with pass as the only choice when no flock is possible"
     ),
+    # The review of a finished game (js/review.js; POST and GET /api/tables/ID/review).
+    "web.review.tab_game": "Game",
+    "web.review.tab": "Review",
+    "web.review.tabs": "Game and review",
+    "web.review.title": "Game review (expert, {simulations} simulations per decision)",
+    "web.review.loading": "Asking for the review…",
+    "web.review.queued": "The review is waiting for a free worker of the server…",
+    "web.review.computing": "The expert is reviewing the game: position {done} of {total}…",
+    "web.review.computing_start": "The expert is reviewing the game…",
+    "web.review.failed": "The review failed ({error}). Open the tab again to ask once more.",
+    "web.review.chart": (
+        "Each player's chance of winning before each move, as the expert estimates it from "
+        "what everyone sees. A dot marks a costly move: click it, or one of the moves below, "
+        "to see it."
+    ),
+    "web.review.chart_label": "Chance of winning of each player, move by move",
+    "web.review.costliest": (
+        "{player}: the costliest moves (on average {average} lost per decision)"
+    ),
+    "web.review.points#one": "{count} percentage point",
+    "web.review.points#other": "{count} percentage points",
+    "web.review.average": "{points} percentage points",
+    "web.review.move": "Move {move}: {points} lost",
+    "web.review.no_costly": ("Every move was within 1 percentage point of the expert's best."),
+    "web.review.played": "Played ({chance} chance of winning): {action}",
+    "web.review.better": "Better ({chance} chance of winning): {action}",
+    "web.review.position": "Move {move}: what {player} saw before it",
+    "web.review.hand": "{player}'s hand",
+    "web.review.row": "Row {row}",
+    "web.review.here": "the better move lays here",
+    "web.error.review_not_over": "the game is not over: a review is made once it is",
+    "web.error.review_expired": "the table expired before the end of its game: no review",
+    "web.error.review_not_ready": "the review is not ready yet",
+    "web.error.review_busy": "too many reviews are waiting: try again later",
 }
 
 GERMAN: dict[str, str] = {
@@ -279,6 +335,14 @@ GERMAN: dict[str, str] = {
     "web.seat_n": "Platz {seat}",
     "web.seat_name": "Name für Platz {seat}",
     "web.human_seat": "Mensch (Link teilen)",
+    "web.initial.flamingo": "F",
+    "web.initial.owl": "Eu",
+    "web.initial.toucan": "T",
+    "web.initial.duck": "En",
+    "web.initial.parrot": "P",
+    "web.initial.magpie": "El",
+    "web.initial.reed_warbler": "Ro",
+    "web.initial.robin": "Rk",
     "web.bot_kind": "Bot: {name}",
     "web.bot.random": "Zufallsbot",
     "web.bot.greedy": "Gieriger Bot",
@@ -339,12 +403,17 @@ GERMAN: dict[str, str] = {
         "Verteilt mit Startwert {seed} (Salz {salt}), vor der ersten Aktion festgelegt als "
         "{commitment}: prüfe es mit cuckoo_rules.fairness.check_deal."
     ),
+    "web.check_deal": "Diese Verteilung prüfen",
     "web.rematch": "Revanche",
     "web.rematch_ready": "Eine Revanche hat an einem neuen Tisch begonnen, mit denselben Plätzen.",
     "web.rematch_follow": "Revanche spielen",
     "web.rematch_watch": "Revanche ansehen",
     "web.notices": "Hinweise",
     "web.notice": "Aktion {move}: {text}",
+    "web.stand_in": (
+        "Der Bot von {who} ist zweimal gescheitert (Fehler: {failures}); der gierige Bot "
+        "hat diese Aktion an seiner Stelle gespielt."
+    ),
     "web.invite": "Einladen und zuschauen",
     "web.share_seat": "Platz {seat} ({player}) ist frei: schicke diesen Link einem Freund",
     "web.share_watch": "Zuschauer: diesen Tisch ansehen",
@@ -430,6 +499,15 @@ GERMAN: dict[str, str] = {
     "web.key_big": "Großer Schwarm (2 Vögel)",
     "web.error.network": "Der Server ist nicht erreichbar. Läuft er noch?",
     "web.error.unreadable": "Der Server hat eine unlesbare Antwort geschickt.",
+    "web.error.not_your_turn": "du bist nicht dran",
+    "web.error.stale_move": "diese Aktion wurde schon gespielt: der Tisch wird neu gelesen",
+    "web.error.game_over": "das Spiel ist vorbei",
+    "web.error.expired": "der Tisch ist abgelaufen: zu lange keine Aktion",
+    "web.error.no_free_seat": "jeder Platz an diesem Tisch ist besetzt",
+    "web.error.seat_taken": "dieser Platz ist besetzt",
+    "web.error.invitation_used": (
+        "diese Einladung wurde schon benutzt (sie gilt einmal): bitte um eine neue"
+    ),
     "web.error.detail": "{what}: {detail}",
     "web.error.status": "Fehler {status}",
     "web.error.400": "Ungültige Anfrage",
@@ -516,6 +594,45 @@ GERMAN: dict[str, str] = {
     "web.choice.always_prompt_flock.true": (
         "ja, in jedem Zug, mit Passen als einziger Wahl, wenn kein Schwarm möglich ist"
     ),
+    # The review of a finished game (js/review.js; POST and GET /api/tables/ID/review).
+    "web.review.tab_game": "Spiel",
+    "web.review.tab": "Analyse",
+    "web.review.tabs": "Spiel und Analyse",
+    "web.review.title": "Spielanalyse (Experte, {simulations} Simulationen je Entscheidung)",
+    "web.review.loading": "Die Analyse wird angefragt…",
+    "web.review.queued": "Die Analyse wartet auf einen freien Rechenprozess des Servers…",
+    "web.review.computing": "Der Experte analysiert das Spiel: Stellung {done} von {total}…",
+    "web.review.computing_start": "Der Experte analysiert das Spiel…",
+    "web.review.failed": (
+        "Die Analyse ist fehlgeschlagen ({error}). Öffne den Reiter erneut, um sie noch "
+        "einmal anzufragen."
+    ),
+    "web.review.chart": (
+        "Die Gewinnchance jedes Spielers vor jeder Aktion, vom Experten geschätzt aus dem, "
+        "was alle sehen. Ein Punkt markiert eine teure Aktion: klicke ihn oder eine der "
+        "Aktionen unten an, um sie zu sehen."
+    ),
+    "web.review.chart_label": "Gewinnchance jedes Spielers, Aktion für Aktion",
+    "web.review.costliest": (
+        "{player}: die teuersten Aktionen (im Schnitt {average} Verlust je Entscheidung)"
+    ),
+    "web.review.points#one": "{count} Prozentpunkt",
+    "web.review.points#other": "{count} Prozentpunkte",
+    "web.review.average": "{points} Prozentpunkte",
+    "web.review.move": "Aktion {move}: {points} verloren",
+    "web.review.no_costly": (
+        "Jede Aktion lag weniger als 1 Prozentpunkt hinter der besten des Experten."
+    ),
+    "web.review.played": "Gespielt (Gewinnchance {chance}): {action}",
+    "web.review.better": "Besser (Gewinnchance {chance}): {action}",
+    "web.review.position": "Aktion {move}: was {player} davor sah",
+    "web.review.hand": "Hand von {player}",
+    "web.review.row": "Reihe {row}",
+    "web.review.here": "hier legt die bessere Aktion an",
+    "web.error.review_not_over": "das Spiel ist nicht vorbei: eine Analyse gibt es erst danach",
+    "web.error.review_expired": "der Tisch ist vor dem Spielende abgelaufen: keine Analyse",
+    "web.error.review_not_ready": "die Analyse ist noch nicht fertig",
+    "web.error.review_busy": "zu viele Analysen warten: versuche es später noch einmal",
 }
 
 RUSSIAN: dict[str, str] = {
@@ -537,6 +654,14 @@ RUSSIAN: dict[str, str] = {
     "web.seat_n": "Место {seat}",
     "web.seat_name": "Имя для места {seat}",
     "web.human_seat": "Человек (поделиться ссылкой)",
+    "web.initial.flamingo": "Ф",
+    "web.initial.owl": "Св",
+    "web.initial.toucan": "Т",
+    "web.initial.duck": "У",
+    "web.initial.parrot": "П",
+    "web.initial.magpie": "Ср",
+    "web.initial.reed_warbler": "К",
+    "web.initial.robin": "М",
     "web.bot_kind": "Бот: {name}",
     "web.bot.random": "Случайный бот",
     "web.bot.greedy": "Жадный бот",
@@ -593,12 +718,17 @@ RUSSIAN: dict[str, str] = {
         "Раздано с зерном {seed} (соль {salt}), зафиксированным до первого действия как "
         "{commitment}: проверьте с помощью cuckoo_rules.fairness.check_deal."
     ),
+    "web.check_deal": "Проверить раздачу",
     "web.rematch": "Реванш",
     "web.rematch_ready": "Реванш начался за новым столом, с теми же местами.",
     "web.rematch_follow": "Играть реванш",
     "web.rematch_watch": "Смотреть реванш",
     "web.notices": "Уведомления",
     "web.notice": "Действие {move}: {text}",
+    "web.stand_in": (
+        "Бот игрока {who} дважды ошибся (ошибки: {failures}); вместо него это действие "
+        "сделал жадный бот."
+    ),
     "web.invite": "Пригласить и наблюдать",
     "web.share_seat": "Место {seat} ({player}) свободно: отправьте эту ссылку другу",
     "web.share_watch": "Зрителям: смотреть этот стол",
@@ -614,9 +744,9 @@ RUSSIAN: dict[str, str] = {
     "web.end_right": "Правый конец ряда {row}",
     "web.not_here": "выбранный вид сюда не выложить",
     "web.choose_first": "сначала выберите вид в руке",
-    "web.lay_left": "Выложить слева в ряд {row} ({birds})",
-    "web.lay_right": "Выложить справа в ряд {row} ({birds})",
-    "web.captures": "{cards} — в руку",
+    "web.lay_left": "Выложить {birds} слева в ряд {row}",
+    "web.lay_right": "Выложить {birds} справа в ряд {row}",
+    "web.captures": "забираете {cards}",
     "web.captures_nothing": "в руку ничего",
     "web.captures_short#one": "{count} в руку",
     "web.captures_short#few": "{count} в руку",
@@ -629,7 +759,7 @@ RUSSIAN: dict[str, str] = {
     "web.maybe_draw_short": "возможно, взять карты",
     "web.where_left": "Слева в ряд {row}",
     "web.where_right": "Справа в ряд {row}",
-    "web.lay_group": "Выложить ({birds})",
+    "web.lay_group": "Выложить {birds}",
     "web.moves": "Ваши действия",
     "web.prompt_species": "Выберите вид в руке…",
     "web.prompt_end": "…затем конец ряда.",
@@ -684,6 +814,15 @@ RUSSIAN: dict[str, str] = {
     "web.key_big": "Большая стая (2 птицы)",
     "web.error.network": "Сервер недоступен. Он ещё работает?",
     "web.error.unreadable": "Сервер прислал нечитаемый ответ.",
+    "web.error.not_your_turn": "сейчас не ваш ход",
+    "web.error.stale_move": "это действие уже сделано: стол читается заново",
+    "web.error.game_over": "игра окончена",
+    "web.error.expired": "стол закрыт: слишком долго не было ни одного действия",
+    "web.error.no_free_seat": "все места за этим столом заняты",
+    "web.error.seat_taken": "это место занято",
+    "web.error.invitation_used": (
+        "это приглашение уже использовано (оно действует один раз): попросите новое"
+    ),
     "web.error.detail": "{what}: {detail}",
     "web.error.status": "Ошибка {status}",
     "web.error.400": "Неверный запрос",
@@ -765,6 +904,43 @@ RUSSIAN: dict[str, str] = {
     "web.choice.always_prompt_flock.true": (
         "да, каждый ход, с пасом как единственным выбором, когда стая невозможна"
     ),
+    # The review of a finished game (js/review.js; POST and GET /api/tables/ID/review).
+    "web.review.tab_game": "Игра",
+    "web.review.tab": "Разбор",
+    "web.review.tabs": "Игра и разбор",
+    "web.review.title": "Разбор игры (эксперт, симуляций на решение: {simulations})",
+    "web.review.loading": "Запрашиваем разбор…",
+    "web.review.queued": "Разбор ждёт, когда у сервера освободится вычислитель…",
+    "web.review.computing": "Эксперт разбирает игру: позиция {done} из {total}…",
+    "web.review.computing_start": "Эксперт разбирает игру…",
+    "web.review.failed": (
+        "Разбор не удался ({error}). Откройте вкладку ещё раз, чтобы запросить его снова."
+    ),
+    "web.review.chart": (
+        "Шанс на победу каждого игрока перед каждым действием, по оценке эксперта из того, "
+        "что видят все. Точка отмечает дорогое действие: нажмите на неё или на действие "
+        "ниже, чтобы его увидеть."
+    ),
+    "web.review.chart_label": "Шанс на победу каждого игрока, действие за действием",
+    "web.review.costliest": ("{player}: худшие действия (средняя потеря за решение — {average})"),
+    "web.review.points#one": "{count} процентный пункт",
+    "web.review.points#few": "{count} процентных пункта",
+    "web.review.points#many": "{count} процентных пунктов",
+    "web.review.average": "{points} п. п.",
+    "web.review.move": "Действие {move}: потеряно {points}",
+    "web.review.no_costly": (
+        "Каждое действие хуже лучшего по оценке эксперта менее чем на 1 процентный пункт."
+    ),
+    "web.review.played": "Выбрано (шанс на победу {chance}): {action}",
+    "web.review.better": "Лучше (шанс на победу {chance}): {action}",
+    "web.review.position": "Действие {move}: что видел {player} перед ним",
+    "web.review.hand": "Карты в руке: {player}",
+    "web.review.row": "Ряд {row}",
+    "web.review.here": "сюда выкладывает лучшее действие",
+    "web.error.review_not_over": "игра не окончена: разбор делается только после неё",
+    "web.error.review_expired": "стол закрыт до конца игры: разбора нет",
+    "web.error.review_not_ready": "разбор ещё не готов",
+    "web.error.review_busy": "слишком много разборов ждут очереди: попробуйте позже",
 }
 
 PHRASES: dict[str, dict[str, str]] = {"en": ENGLISH, "de": GERMAN, "ru": RUSSIAN}

@@ -34,7 +34,9 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from collections.abc import Callable, MutableMapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar, cast
 
 import numba
@@ -45,6 +47,7 @@ __all__ = [
     "available_cores",
     "configure",
     "in_threads",
+    "kernel_turn",
     "thread_safe_layer",
     "threads_for",
 ]
@@ -130,6 +133,24 @@ def thread_safe_layer() -> bool:
     """
     _numba.set_num_threads(_numba.get_num_threads())  # starts the layer if it has not
     return str(_numba.threading_layer()) != "workqueue"
+
+
+_TURN = threading.Lock()  # one thread at a time in the parallel kernels, on the workqueue
+
+
+@functools.cache
+def kernel_turn() -> AbstractContextManager[object]:
+    """What a thread holds while it runs the parallel kernels: a lock only where needed.
+
+    On numba's workqueue layer, which two threads must not enter at once, one lock that
+    every caller of the library takes (the expert's searches, the reviews, the web
+    server's hints in its threads); on OpenMP and TBB, nothing.
+
+    Example:
+        >>> with kernel_turn():
+        ...     pass
+    """
+    return nullcontext() if thread_safe_layer() else _TURN
 
 
 configure()  # before any kernel starts the threading layer

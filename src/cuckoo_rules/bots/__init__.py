@@ -15,6 +15,11 @@
   extra, so imported from :mod:`cuckoo_rules.bots.expert`): determinized Monte Carlo
   search in the batch simulator's kernels, and :func:`~cuckoo_rules.bots.expert.hint`,
   its best moves for a person.
+- :func:`~cuckoo_rules.bots.review.review` (in the ``batch`` extra): the expert's
+  review of a recorded game, each decision's cost and each seat's chance move by move
+  (:class:`GameReview`, :class:`DecisionReview`, :func:`encode_review`,
+  :func:`decode_review`, loaded when first used; the function itself is imported from
+  :mod:`cuckoo_rules.bots.review`, the module of the same name).
 - :func:`play_game`: play one game between bots; :class:`PlayedGame` holds its record,
   winners, turns and rounds.
 - :func:`run_tournament`: many games with the seats rotated, in parallel on worker
@@ -43,6 +48,9 @@ The default budget of :class:`IsmctsBot` (800 iterations) took, in one process, 
 of 0.11 s per decision (at most 0.14 s) with 2 players and 0.13 s (at most 0.18 s) with
 4 players on that machine. The two-player bot uses its seat's knowledge (83.0% without).
 """
+
+import importlib
+from typing import TYPE_CHECKING
 
 from ..preview import captured_by
 from .base import (
@@ -81,10 +89,28 @@ from .tournament import (
     wilson_interval,
 )
 
+if TYPE_CHECKING:  # loaded when first used (__getattr__): they need the batch extra
+    from .review import (
+        DEFAULT_REVIEW_SIMULATIONS,
+        DecisionReview,
+        GameReview,
+        decode_review,
+        encode_review,
+    )
+
+_REVIEW_NAMES = (
+    "DEFAULT_REVIEW_SIMULATIONS",
+    "DecisionReview",
+    "GameReview",
+    "decode_review",
+    "encode_review",
+)
+
 __all__ = [
     "BOT_KINDS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_MAX_TURNS",
+    "DEFAULT_REVIEW_SIMULATIONS",
     "INTERVAL_METHODS",
     "RATING_MODELS",
     "WIN_VALUE",
@@ -94,7 +120,9 @@ __all__ = [
     "BotParameter",
     "BotSpec",
     "BotSpecError",
+    "DecisionReview",
     "EntrantResult",
+    "GameReview",
     "GreedyBot",
     "IntervalMethod",
     "IsmctsBot",
@@ -109,7 +137,9 @@ __all__ = [
     "captured_by",
     "check_view",
     "collection_value",
+    "decode_review",
     "derive_seed",
+    "encode_review",
     "entrant_labels",
     "fit_elo",
     "hand_value",
@@ -126,3 +156,17 @@ __all__ = [
     "seating",
     "wilson_interval",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The review's names, from :mod:`cuckoo_rules.bots.review` when first read.
+
+    Raises:
+        AttributeError: If ``name`` is not a name of this package.
+        ModuleNotFoundError: For a review name without the ``batch`` extra.
+    """
+    if name in _REVIEW_NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.review"), name)
+        globals()[name] = value  # read once
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

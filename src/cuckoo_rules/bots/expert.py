@@ -46,24 +46,20 @@ compiles the kernels (cached after).
 
 from __future__ import annotations
 
-import functools
 import random
-import threading
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from types import MappingProxyType
 from typing import Any
 
 import attrs
 
 from ..actions import Action, action_id
-from ..determinization import deal_plan, determinize
 from ..engine import legal_actions
 from ..errors import needs_extra
 from ..events import Event
 from ..knowledge import Knowledge
-from ..state import DECK_COUNTS, GameState
+from ..state import GameState
 from ..views import PlayerView
 from .base import BotError, Followed, check_knowledge, check_view, own_rng
 from .greedy import GreedyBot, collection_value, hand_value
@@ -73,16 +69,13 @@ try:
     import numba
     import numpy as np
 
-    from ..batch import options_array, state_row
+    from ..batch import options_array
     from ..batch.search import (
-        HANDS,
-        NUM_SPECIES,
-        WIDTH,
-        determinize_rows,
+        Deals,
         scratch,
         search_rollouts,
     )
-    from ..batch.threads import thread_safe_layer
+    from ..batch.threads import kernel_turn
 except ModuleNotFoundError as error:  # pragma: no cover - depends on the environment
     raise needs_extra(__name__, "batch", error) from error
 
@@ -104,22 +97,11 @@ DEFAULT_HINT_SIMULATIONS = 3000
 """The default budget of :func:`hint`: simulations over every legal action."""
 
 _SEED_BITS = 64
-_MAX_DRAWS = 32  # uniform draws per determinization before the card-by-card deal
 _GROWTH = 2  # a timed chunk plays at most this many times the rollouts of the one before
 # The most of a budget in seconds one kernel call is planned to take. The clock is read
 # between calls (a compiled call cannot be stopped), so a machine that slows down
 # mid-call overruns by that call's slowdown; smaller chunks cost more calls (~0.1 ms each).
 _CHUNK_SHARE = 0.125
-# One search in the parallel kernels at a time where numba's threading layer is its own
-# workqueue (the one left where neither OpenMP nor TBB is found), which two threads must
-# not enter at once; OpenMP and TBB may be (the web server's bots run in threads).
-_KERNELS = threading.Lock()
-
-
-@functools.cache
-def _kernels() -> AbstractContextManager[object]:
-    """What a search holds while in the parallel kernels: the lock, or nothing needed."""
-    return nullcontext() if thread_safe_layer() else _KERNELS
 
 
 @attrs.frozen
@@ -382,34 +364,7 @@ class _Search:
         self.opt = options_array(view.options)
         self.weights = np.array(VALUE_WEIGHTS[view.num_players], dtype=np.float64)
         self.work = scratch(_threads())
-        self._deals(view, knowledge)
-
-    def _deals(self, view: PlayerView, knowledge: Knowledge | None) -> None:
-        """What the kernels need to deal determinizations as ``determinize`` does."""
-        plan = deal_plan(view, knowledge)
-        n = view.num_players
-        template = state_row(determinize(view, 0, knowledge=knowledge, max_draws=0))
-        for seat in range(n):
-            start = HANDS + seat * NUM_SPECIES
-            if seat != view.viewer:
-                template[start : start + NUM_SPECIES] = view.known_hands[seat]
-        within = plan.limits is not None
-        limits = plan.limits if plan.limits is not None else (DECK_COUNTS,) * n
-        draws = _MAX_DRAWS if plan.max_draws is None else plan.max_draws
-        seats = np.full(n, -1, dtype=np.int64)
-        seats[: len(plan.seats)] = plan.seats
-        self.template = template
-        self.pool = np.array([card.index for card in plan.pool], dtype=np.int16)
-        self.deal = (
-            np.array(plan.hidden, dtype=np.int64),
-            seats,
-            np.array(limits, dtype=np.int64),
-            np.array(plan.known_discards, dtype=np.int64),
-            np.array(
-                [within, plan.need_flock, view.current_player, view.draw_pile_size, draws],
-                dtype=np.int64,
-            ),
-        )
+        self.deals = Deals(view, knowledge)
 
     def run(self) -> tuple[ActionEstimate, ...]:
         bot = self.bot
@@ -470,25 +425,17 @@ class _Search:
     def _round(self, alive: Sequence[int], determinizations: int) -> None:
         """Deal ``determinizations`` states and play every candidate of ``alive`` on each."""
         rng = self.bot._rng
-        roots = np.zeros((determinizations, WIDTH), dtype=np.int16)
         seeds = np.array(
             [rng.getrandbits(_SEED_BITS) for _ in range(determinizations)], dtype=np.uint64
         )
-        shuffles = np.zeros(determinizations, dtype=np.int64)
-        with _kernels():
-            determinize_rows(roots, seeds, shuffles, self.template, self.pool, self.deal)
-        for d in np.flatnonzero(shuffles < 0):  # every rejection draw failed: the fallback
-            state = determinize(
-                self.view, int(seeds[d]), knowledge=self.knowledge, max_draws=_MAX_DRAWS
-            )
-            roots[d] = state_row(state)
+        roots = self.deals.rows(seeds)
         chosen = np.asarray(alive, dtype=np.int64)
         pairs = np.zeros((determinizations * len(chosen), 2), dtype=np.int64)
         pairs[:, 0] = np.repeat(np.arange(determinizations), len(chosen))
         pairs[:, 1] = np.tile(chosen, determinizations)
         rewards = np.zeros(len(pairs))
         tie_seed = np.uint64(rng.getrandbits(_SEED_BITS))
-        with _kernels():
+        with kernel_turn():
             search_rollouts(
                 roots, seeds, self.opt, self.ids, pairs, self.view.current_player,
                 self.bot.rollout_turns, self.weights, tie_seed, self.work, rewards,

@@ -1,14 +1,19 @@
 """Tournaments between bots: many games, seats rotated, in parallel on any executor.
 
 :func:`run_tournament` plays ``games`` games between one bot per seat, given as
-specifications (:func:`~cuckoo_rules.bots.parse_bot_spec`). Games come in *sets* of
+specifications (:func:`~cuckoo_rules.bots.parse_bot_spec`), import specifications of
+your own bots (``"mypkg.bots:MyBot"``, :class:`~cuckoo_rules.bots.specs.BotImport`) or
+*bot factories*: callables that make a bot from a seed (``factory(seed) -> Bot``, such
+as a bot class whose first parameter is the seed). Games come in *sets* of
 ``players`` games that share a deal: game ``g`` uses the deal of set ``g // players``
 and rotates the seats by ``g % players`` (seat ``k`` is played by entrant
 ``(k + g) % players``), so every entrant sits in every seat, and plays every hand of
 the deal, equally often. This is why ``games`` must be a multiple of the number of
 players. Every game is reproducible on its own from the options, the tournament seed and
 its index (:func:`play_tournament_game`): the seeds of the deal and of each bot are
-derived from them with SplitMix64 (:func:`derive_seed`).
+derived from them with SplitMix64 (:func:`derive_seed`), and a bot is built for each
+game from its own seed, so a bot that draws its randomness from that seed alone plays
+the same game on any worker.
 
 **Parallelism.** Games are independent, so they are sent in small chunks to a
 :class:`concurrent.futures.Executor`: by default a :class:`~concurrent.futures.ProcessPoolExecutor`
@@ -23,7 +28,11 @@ with ``workers`` processes (none for ``workers=1``), or any executor passed as
                                 executor=client.get_executor())
 
 The result does not depend on the executor or the number of workers, except for the
-measured thinking times.
+measured thinking times. Worker processes are sent the entrants by :mod:`pickle`: a
+factory must then be a function or class defined at the top level of an importable
+module (not a lambda, a nested function or one typed into the interactive prompt), or a
+:func:`functools.partial` of one; with ``workers`` > 1, one that cannot be pickled is
+refused with a :class:`~cuckoo_rules.bots.BotError` before any game is played.
 
 **Accounting.** A game won by ``k`` seats together gives ``1/k`` of a victory to each.
 An entrant's win rate is its share of victories divided by the number of games, with a
@@ -39,20 +48,23 @@ from __future__ import annotations
 import concurrent.futures
 import math
 import multiprocessing
+import pickle
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
 
+from ..errors import short_repr
 from ..options import GameOptions
 from ..outcome import winner_shares
 from ..rng import MASK64, SEED_LIMIT, splitmix64, stream_state
-from .base import BotError
+from .base import Bot, BotError
 from .play import PlayedGame, play_game
-from .specs import BotSpec
-from .specs import as_bot_specs as _parse_specs
+from .specs import BotImport, BotSpec, checked_bot, parse_entrant
 
 __all__ = [
+    "BotFactory",
+    "Entrant",
     "EntrantResult",
     "TournamentGame",
     "TournamentResult",
@@ -69,6 +81,15 @@ Progress = Callable[[int, int], object]
 """Called as ``progress(games_done, games_total)`` after each finished chunk."""
 
 _Z95 = 1.959963984540054
+
+BotFactory = Callable[[int], Bot]
+"""Makes a bot from a seed: ``factory(seed) -> Bot`` (a bot class, a function, a partial)."""
+
+Entrant = str | BotSpec | BotImport | BotFactory
+"""What :func:`run_tournament` takes per seat: a specification (text or parsed), an
+import specification, or a bot factory."""
+
+_Parsed = BotSpec | BotImport | BotFactory
 
 
 def derive_seed(seed: int, *path: int) -> int:
@@ -250,23 +271,67 @@ class TournamentResult:
         }
 
 
-def _specs_of(bots: Sequence[str | BotSpec], players: int) -> tuple[BotSpec, ...]:
+def _specs_of(bots: Sequence[Entrant], players: int) -> tuple[_Parsed, ...]:
     if isinstance(bots, str):
         raise BotError("bots: expected a sequence of bot specs, got a string (split it first)")
-    specs = _parse_specs(bots, "bots", BotError)
+    specs: list[_Parsed] = []
+    for item in bots:
+        if isinstance(item, str):
+            specs.append(parse_entrant(item))
+        elif isinstance(item, BotSpec | BotImport) or callable(item):
+            specs.append(item)
+        else:
+            raise BotError(
+                "bots: expected bot specs (strings or BotSpec) or bot factories (callables "
+                f"that make a bot from a seed), got {short_repr(item)}; for a bot object, "
+                "pass its class or a function that makes one from a seed"
+            )
     if len(specs) != players:
         raise BotError(f"bots: expected {players} bots (one per player), got {len(specs)}")
-    return specs
+    return tuple(specs)
+
+
+def _label(spec: _Parsed) -> str:
+    """An entrant's text: the specification as written, or the factory's name."""
+    if isinstance(spec, BotSpec):
+        return spec.text or spec.kind
+    if isinstance(spec, BotImport):
+        return spec.label
+    inner = getattr(spec, "func", spec)  # a functools.partial names its function
+    name = getattr(inner, "__name__", None) or type(inner).__name__
+    return str(name)
+
+
+def _build(spec: _Parsed, seed: int) -> Bot:
+    if isinstance(spec, BotSpec | BotImport):
+        return spec.build(seed)
+    return checked_bot(spec(seed), f"bot factory {_label(spec)!r}")
+
+
+def _check_picklable(specs: tuple[_Parsed, ...], workers: int) -> None:
+    """Refuse a factory that cannot be sent to worker processes."""
+    for spec in specs:
+        if isinstance(spec, BotSpec | BotImport):
+            continue
+        try:
+            pickle.dumps(spec)
+        except Exception as error:  # pickling raises several kinds of errors
+            raise BotError(
+                f"bots: the bot factory {_label(spec)!r} cannot be sent to {workers} worker "
+                f"processes, since it cannot be pickled ({error}); define it at the top "
+                "level of a module (not as a lambda or nested function), or play with "
+                "workers=1"
+            ) from None
 
 
 def play_tournament_game(
-    options: GameOptions, bots: Sequence[str | BotSpec], seed: int, index: int
+    options: GameOptions, bots: Sequence[Entrant], seed: int, index: int
 ) -> PlayedGame:
     """Play game ``index`` of a tournament, exactly as :func:`run_tournament` plays it.
 
     Args:
         options: The game options.
-        bots: One specification per entrant, in entrant order.
+        bots: One specification or bot factory per entrant, in entrant order.
         seed: The tournament seed.
         index: The game's index, from 0.
 
@@ -281,13 +346,15 @@ def play_tournament_game(
     specs = _specs_of(bots, players)
     order = seating(index, players)
     deal = derive_seed(seed, 0, index // players)
-    seat_bots = [specs[e].build(derive_seed(seed, 1, index, seat)) for seat, e in enumerate(order)]
-    names = [spec.text or spec.kind for spec in (specs[e] for e in order)]
+    seat_bots = [
+        _build(specs[e], derive_seed(seed, 1, index, seat)) for seat, e in enumerate(order)
+    ]
+    names = [_label(specs[e]) for e in order]
     return play_game(options, deal, seat_bots, names=names, event=f"tournament game {index}")
 
 
 def _play_chunk(
-    options: GameOptions, specs: tuple[BotSpec, ...], seed: int, indices: tuple[int, ...]
+    options: GameOptions, specs: tuple[_Parsed, ...], seed: int, indices: tuple[int, ...]
 ) -> list[TournamentGame]:
     """Play some games of a tournament (run in a worker)."""
     games: list[TournamentGame] = []
@@ -315,7 +382,7 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, ...]]:
 
 def run_tournament(
     options: GameOptions,
-    bots: Sequence[str | BotSpec],
+    bots: Sequence[Entrant],
     games: int,
     seed: int = 0,
     *,
@@ -328,8 +395,11 @@ def run_tournament(
 
     Args:
         options: The game options (``options.num_players`` seats).
-        bots: One bot specification per seat, as text (``"ismcts:iterations=300"``)
-            or parsed :class:`~cuckoo_rules.bots.BotSpec`.
+        bots: One entrant per seat: a bot specification, as text
+            (``"ismcts:iterations=300"``) or parsed :class:`~cuckoo_rules.bots.BotSpec`;
+            an import specification of a bot factory (``"mypkg.bots:MyBot"``); or a
+            bot factory, a callable that makes a bot from a seed (picklable if
+            ``workers`` > 1: defined at the top level of a module).
         games: The number of games, a positive multiple of the number of players.
         seed: The tournament seed, in ``[0, 2**64)``.
         workers: Worker processes when no executor is given (1: play in this process).
@@ -345,7 +415,9 @@ def run_tournament(
 
     Raises:
         BotError: If the bots, games, seed or workers are invalid (a
-            :class:`~cuckoo_rules.bots.BotSpecError` for a malformed specification).
+            :class:`~cuckoo_rules.bots.BotSpecError` for a malformed specification or
+            one that cannot be imported), or a factory cannot be pickled for the worker
+            processes.
 
     Example:
         >>> from cuckoo_rules import GameOptions
@@ -378,6 +450,7 @@ def run_tournament(
             if progress is not None:
                 progress(len(played), games)
     elif executor is None:
+        _check_picklable(specs, workers)
         with worker_pool(workers) as pool:
             played = _run_on(pool, options, specs, seed, chunks, games, progress)
     else:
@@ -401,7 +474,7 @@ def worker_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
 def _run_on(
     executor: concurrent.futures.Executor,
     options: GameOptions,
-    specs: tuple[BotSpec, ...],
+    specs: tuple[_Parsed, ...],
     seed: int,
     chunks: list[tuple[int, ...]],
     games: int,
@@ -424,11 +497,11 @@ def _run_on(
 def _summarise(
     options: GameOptions,
     seed: int,
-    specs: tuple[BotSpec, ...],
+    specs: tuple[_Parsed, ...],
     games: tuple[TournamentGame, ...],
 ) -> TournamentResult:
     players = options.num_players
-    texts = [spec.text or spec.kind for spec in specs]
+    texts = [_label(spec) for spec in specs]
     labels = entrant_labels(texts)
     victories = [0.0] * players
     decisions = [0] * players

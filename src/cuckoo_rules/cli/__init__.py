@@ -10,6 +10,8 @@ Subcommands, one module each:
   (``--resume`` goes on with a saved one).
 - ``replay`` (:mod:`cuckoo_rules.cli.replay`): step through a saved game record
   (``g N`` jumps to move ``N``).
+- ``review`` (:mod:`cuckoo_rules.cli.review`): review a saved game, each seat's chances
+  move by move and its costliest moves (needs the ``batch`` extra).
 - ``serve`` (:mod:`cuckoo_rules.cli.serve`): serve games in the browser over HTTP (needs
   the ``web`` extra).
 - ``warm-up`` (:mod:`cuckoo_rules.cli.warm_up`): compile the batch kernels into numba's
@@ -23,8 +25,8 @@ Games run on a :class:`cuckoo_rules.Match` and are told by :mod:`cuckoo_rules.na
 (the sentences every front end uses) and drawn by :mod:`cuckoo_rules.board`, from a
 spectator's view and events: the command line holds no rule and no description of a
 game of its own. Seats and rows are numbered from 0, as in the API. ``--lang en|de|ru``
-sets the language of ``demo``, ``play`` and ``replay``: every text they print is a
-phrase (``terminal.*`` keys and the narration's) of that language.
+sets the language of ``demo``, ``play``, ``replay`` and ``review``: every text they
+print is a phrase (``terminal.*`` keys and the narration's) of that language.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from . import demo, play, replay, serve, tournament, warm_up
+from . import demo, play, replay, review, serve, tournament, warm_up
 from .demo import play_random_game, replay_command
 from .parser import PROG, Handler
 from .tournament import tournament_table
@@ -77,6 +79,6 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
-    for command in (demo, tournament, play, replay, serve, warm_up):
+    for command in (demo, tournament, play, replay, review, serve, warm_up):
         command.add_command(commands)
     return parser

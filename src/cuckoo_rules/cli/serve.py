@@ -151,6 +151,15 @@ def add_command(commands: Commands) -> None:
         help="most hint searches of one client waiting their turn; more get 429 (default: 4)",
     )
     serve.add_argument(
+        "--review-simulations",
+        type=int,
+        metavar="N",
+        help=(
+            "the budget of each review of a finished game, in simulations per decision "
+            "(default: the library's DEFAULT_REVIEW_SIMULATIONS)"
+        ),
+    )
+    serve.add_argument(
         "--ipv4-prefix",
         type=int,
         metavar="BITS",
@@ -253,6 +262,7 @@ def _app_limits(args: argparse.Namespace) -> dict[str, Any]:
         "max_streams_per_seat": args.max_streams_per_seat,
         "hint_queue": args.hint_queue,
         "hint_queue_per_client": args.hint_queue_per_client,
+        "review_simulations": args.review_simulations,
         "ipv4_prefix": args.ipv4_prefix,
         "ipv6_prefix": args.ipv6_prefix,
     }

@@ -10,13 +10,13 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 
 from .. import bots
+from ..bots.specs import BotImport, is_import_spec, parse_entrant
 from .parser import (
     PROG,
     Commands,
     add_option_arguments,
     add_players_argument,
     add_seed_argument,
-    bot_specs_from_args,
     checked_options,
     command_failed,
     describe_options,
@@ -60,8 +60,11 @@ def add_command(commands: Commands) -> None:
         help=(
             "one bot spec per player, comma-separated, or one for all: "
             "KIND[:NAME=VALUE...], for example 'greedy,random' or "
-            "'ismcts:seconds=0.1,greedy'; a spec given twice (or alone, for all) is "
-            "reported as SPEC#1, SPEC#2"
+            "'ismcts:seconds=0.1,greedy'; a bot of your own as MODULE:NAME[:KEY=VALUE...] "
+            "(for example 'mypkg.bots:MyBot'), a callable in an importable module (or in "
+            "the current folder) that makes a bot from a seed, called as NAME(seed, "
+            "KEY=VALUE...); a spec given twice (or alone, for all) is reported as SPEC#1, "
+            "SPEC#2"
         ),
     )
     tournament.add_argument(
@@ -92,7 +95,7 @@ def add_command(commands: Commands) -> None:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play a tournament, print its table and write its JSON; bad arguments are usage errors."""
     options = checked_options(args, parser)
-    specs = bot_specs_from_args(args, parser)
+    specs = _entrants_from_args(args, parser)
     if len(specs) == 1:  # one spec for all seats, as play takes it
         specs *= options.num_players
     if len(specs) != options.num_players:
@@ -130,6 +133,26 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return command_failed("tournament", f"cannot write {json_path}: {error}")
         print(f"Results written to {json_path}")
     return 0
+
+
+def _entrants_from_args(
+    args: argparse.Namespace, parser: argparse.ArgumentParser
+) -> tuple[bots.BotSpec | BotImport, ...]:
+    """The entrants of ``--bots``: bot specs or import specs; a bad one is a usage error.
+
+    The current folder is put on the Python path (as ``python -m`` does), so that
+    ``--bots mybots:MyBot`` finds ``mybots.py`` there; worker processes inherit it.
+    """
+    text: str = args.bots
+    if not text.strip():
+        parser.error(f"argument --bots: expected a comma-separated list of bot specs, got {text!r}")
+    items = text.split(",")
+    if any(is_import_spec(item) for item in items) and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return tuple(parse_entrant(item) for item in items)
+    except bots.BotSpecError as error:
+        parser.error(f"argument --bots: {error}")
 
 
 @contextlib.contextmanager

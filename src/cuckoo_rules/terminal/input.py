@@ -9,19 +9,24 @@ list or its notation, ``lay owl 0 left``; a row that does not exist is named as 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import TextIO
 
 import attrs
 
 from ..actions import NUM_ROWS, Action, Lay
-from ..board import terminal_phrase
+from ..board import WIDTH, fit, terminal_phrase
 from ..engine import legal_actions, why_illegal
 from ..errors import DecodeError
 from ..narration import species_name
 from ..notation import format_action, parse_action
 from ..views import PlayerView
+from .screen import HEIGHT
 
 __all__ = ["Console", "color_enabled", "command_words", "illegal_reason", "parse_choice"]
 
@@ -51,7 +56,9 @@ class Console:
         language: The language of every text (one of
             :data:`~cuckoo_rules.narration.LANGUAGES`).
         clear: Whether to clear the screen before each screen (a terminal); without it
-            the screens are printed one after the other.
+            the screens are printed one after the other. A cleared screen is drawn
+            again at once when the terminal is resized (``SIGWINCH``), and one smaller
+            than 80x24 says so on its first line, the screen cut to fit below it.
     """
 
     input: TextIO
@@ -59,9 +66,13 @@ class Console:
     color: bool = False
     language: str = "en"
     clear: bool = False
+    _lines: list[str] = attrs.field(factory=list, init=False, repr=False, eq=False)
+    _prompt: str | None = attrs.field(default=None, init=False, repr=False, eq=False)
 
     def say(self, *lines: str) -> None:
         """Write lines to the output."""
+        if self.clear:  # what a redraw draws again
+            self._lines += lines
         for line in lines:
             self.output.write(line + "\n")
         self.output.flush()
@@ -73,16 +84,69 @@ class Console:
         """
         self.output.write(prompt)
         self.output.flush()
-        line = self.input.readline()
+        self._prompt = prompt
+        try:
+            with self._redrawn_on_resize():
+                line = self.input.readline()
+        finally:
+            self._prompt = None
         if not line or not self.input.isatty():  # a terminal echoes the Enter, a pipe not
             self.output.write("\n")
         return line.strip() if line else None
 
     def show(self, lines: Sequence[str]) -> None:
         """Show a whole screen: cleared first on a terminal, else after the last one."""
-        if self.clear:
-            self.output.write(_CLEAR)
-        self.say(*lines)
+        if not self.clear:
+            self.say(*lines)
+            return
+        self._lines = list(lines)
+        self._draw()
+
+    def window(self) -> tuple[int, int] | None:
+        """The terminal's columns and lines, or ``None`` if the output is no terminal."""
+        if not self.clear:
+            return None
+        try:
+            size = os.get_terminal_size(self.output.fileno())
+        except (OSError, ValueError, AttributeError):  # no terminal, or a closed one
+            return None
+        return size.columns, size.lines
+
+    def _draw(self) -> None:
+        """Clear the terminal and draw the screen, with a notice if the window is too small."""
+        lines = self._lines
+        size = self.window()
+        if size is not None and (size[0] < WIDTH or size[1] < HEIGHT):
+            columns, rows = size
+            notice = self.text("too_small", columns=columns, lines=rows, width=WIDTH, height=HEIGHT)
+            lines = [fit(line, columns) for line in [notice, *lines][: max(1, rows - 1)]]
+        self.output.write(_CLEAR)
+        for line in lines:
+            self.output.write(line + "\n")
+        self.output.flush()
+
+    def _redraw(self, signum: int, frame: FrameType | None) -> None:
+        """Draw the screen and the prompt again (the terminal was resized)."""
+        with contextlib.suppress(OSError):
+            self._draw()
+            self.output.write(self._prompt or "")
+            self.output.flush()
+
+    @contextlib.contextmanager
+    def _redrawn_on_resize(self) -> Iterator[None]:
+        """While a line is read on a terminal, redraw the screen whenever it is resized."""
+        if (
+            not self.clear
+            or not hasattr(signal, "SIGWINCH")
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            yield
+            return
+        before = signal.signal(signal.SIGWINCH, self._redraw)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGWINCH, before)
 
     def screen(self, lines: Sequence[str], prompt: str) -> str | None:
         """Show a whole screen (:meth:`show`), then ask ``prompt``."""

@@ -29,6 +29,7 @@ from ..records import GameRecord, Metadata, dumps_record
 from ..views import PlayerView
 from .errors import ResumeError
 from .input import Console, command_words, parse_choice
+from .review import show_review
 from .screen import HEIGHT, full_moves, help_lines, hint_lines, log_lines, render_screen
 from .summaries import game_over_summary, round_summary
 
@@ -186,7 +187,8 @@ class _Table:
         """Narrate the events since the last call into the log; return them."""
         new = self.match.events(self.seat, self.shown)
         self.shown = self.match.event_count
-        self.log += narrate(new, self.seat, names=screen_names(self.names), language=self.language)
+        shown = screen_names(self.names, self.language)
+        self.log += narrate(new, self.seat, names=shown, language=self.language)
         return new
 
     def screen(self, message: Sequence[str] = ()) -> list[str]:
@@ -321,7 +323,9 @@ def play_interactive(
     described, ``help``, ``hint`` for the expert's best moves
     (:func:`~cuckoo_rules.terminal.screen.hint_lines`, from the seat's view and
     knowledge only), ``log`` for what happened lately, or ``q`` to leave. A round end
-    and the end of the game stop on a summary until Enter is pressed.
+    and the end of the game stop on a summary until Enter is pressed; at the end of
+    the game, ``r`` shows a review of it first
+    (:func:`~cuckoo_rules.terminal.review.show_review`).
 
     Args:
         options: The game options.
@@ -365,7 +369,7 @@ def play_interactive(
     meta = Metadata(players=tuple(names)) if names else Metadata()
     table = _Table(match, seat, console, tuple(names) if names else _seat_names(match))
     language = console.language
-    shown_names = screen_names(table.names)
+    shown_names = screen_names(table.names, language)
     table.tell()  # the deal (event 0 of the log), and on a resume what happened since
     table.new_from = len(table.log)
     try:
@@ -376,7 +380,7 @@ def play_interactive(
                 _save_on_the_way_out(match.record(meta), save, console)
         raise
     if not finished:
-        console.say(console.text("you_leave"))
+        console.say(console.text("you_leave"), console.text("seed_line", seed=match.seed))
         record = match.record(meta)
         _offer_save(record, save, console)
         return record
@@ -393,10 +397,13 @@ def play_interactive(
     over = GameOver(outcome.winners, outcome.reason)  # told once, by the summary
     said = describe_event(over, seat, names=shown_names, language=language)
     table.log = [line for line in table.log if line != said]
-    console.show(_with_log(summary, table))
+    seed_line = console.text("seed_line", seed=match.seed)  # the start's is wiped by now
+    console.show(_with_log([*summary, seed_line, console.text("review.offer")], table))
     if save is not None:
         _save(record, save, console)
-    console.ask(console.text("press_enter_end"))
+    if (console.ask(console.text("press_enter_end")) or "").lower() == "r":
+        show_review(record, console, viewer=seat)  # the human's moves, every seat's chances
+        console.ask(console.text("press_enter_end"))
     return record
 
 
@@ -430,6 +437,7 @@ def _play_turns(table: _Table, hint_simulations: int | None) -> bool:
             summary = round_summary(
                 new, match.view(seat), names=names, color=console.color, language=language
             )
+            summary.append(console.text("seed_line", seed=match.seed))
             console.screen(_with_log(summary, table), console.text("press_enter"))
             table.new_from = len(table.log)
     return True

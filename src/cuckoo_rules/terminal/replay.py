@@ -67,7 +67,7 @@ def replay_interactive(record: GameRecord, viewer: int | None, console: Console)
     steps = _replay_steps(record, viewer)
     names = record.metadata.players
     language = console.language
-    shown_names = screen_names(names)
+    shown_names = screen_names(names, language)
     last = len(steps) - 1
     who = (
         console.text("replay.spectator")

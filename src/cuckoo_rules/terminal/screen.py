@@ -85,7 +85,8 @@ def describe_action(action: Action, view: PlayerView, language: str = "en") -> s
         lay = terminal_phrase(
             "do.lay",
             language,
-            birds=species_name(action.species, held, language=language),
+            # the birds are the verb's object: Russian's accusative («выложить 1 сову»)
+            birds=cards_text([action.species] * held, language=language, obj=True),
             side=terminal_phrase(f"side.{action.side.value}", language),
             row=action.row,
         )

@@ -179,7 +179,8 @@ def game_over_summary(
         GameOver(outcome.winners, outcome.reason),
     )
     lines = [_title(_text("game_over", language))]
-    lines += wrap(describe_event(over, viewer, names=screen_names(names), language=language) or "")
+    shown = screen_names(names, language)
+    lines += wrap(describe_event(over, viewer, names=shown, language=language) or "")
     lines.append(_text("standings", language))
     n = view.num_players
     order = sorted(range(n), key=lambda s: (s not in outcome.winners, -sum(view.collections[s]), s))

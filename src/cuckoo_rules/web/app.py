@@ -25,7 +25,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from .bots import BOT_TIMEOUT, BotRunner, ProcessBotRunner, ThreadBotRunner
-from .documents import json_response, meta_document
+from .documents import error_text, json_response, meta_document, request_language
 from .errors import ApiError, StorageUnavailable
 from .guard import (
     IPV4_PREFIX,
@@ -45,6 +45,7 @@ from .lobby import (
     TABLES_PER_MINUTE_TOTAL,
     Lobby,
 )
+from .reviews import ReviewQueue
 from .routes import HINT_MOVES, STATIC_DIR, routes
 from .service import Service
 from .shares import HINT_QUEUE, HINT_QUEUE_PER_CLIENT, HintQueue
@@ -111,6 +112,7 @@ def create_app(
     ipv6_prefix: int = IPV6_PREFIX,
     stream_ping: float = STREAM_PING,
     stream_rematch_wait: float = STREAM_REMATCH_WAIT,
+    review_simulations: int | None = None,
 ) -> Starlette:
     """Return the web application, with every open table of ``db_path`` loaded.
 
@@ -162,6 +164,9 @@ def create_app(
         stream_ping: Seconds between the pings of an idle push stream.
         stream_rematch_wait: Seconds a push stream stays open after its game is over,
             to push a rematch (0: it ends with the game).
+        review_simulations: The budget of each review of a finished game
+            (:mod:`cuckoo_rules.web.reviews`); ``None`` for the library's default
+            (:data:`cuckoo_rules.bots.review.DEFAULT_REVIEW_SIMULATIONS`).
 
     Raises:
         ValueError: If a number is out of range, or ``allowed_hosts`` is not a sequence
@@ -177,7 +182,8 @@ def create_app(
 '/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/stream', \
 '/api/tables/{table_id}/actions', '/api/tables/{table_id}/join', \
 '/api/tables/{table_id}/accept', '/api/tables/{table_id}/handover', \
-'/api/tables/{table_id}/rematch', '/api/tables/{table_id}/hint', '/static']
+'/api/tables/{table_id}/rematch', '/api/tables/{table_id}/hint', \
+'/api/tables/{table_id}/review', '/api/tables/{table_id}/review', '/static']
         >>> app.state.lobby.close()
     """
     hosts = AllowedHosts(allowed_hosts)
@@ -211,6 +217,12 @@ def create_app(
     except BaseException:
         lobby.close()
         raise
+    try:
+        reviews = ReviewQueue(runner, lobby.store, review_simulations)
+    except BaseException:
+        runner.close()
+        lobby.close()
+        raise
     service = Service(
         lobby,
         runner,
@@ -220,6 +232,7 @@ def create_app(
         float(stream_ping),
         float(stream_rematch_wait),
         hints,
+        reviews,
     )
     service.client_prefixes = (ipv4_prefix, ipv6_prefix)
     app = Starlette(
@@ -270,10 +283,17 @@ def _bot_runner(given: BotRunner | None, workers: int, timeout: float) -> BotRun
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    document: dict[str, Any] = {"error": str(exc)}
+    # In the request's language when the error has a phrase (the browser client sends
+    # its language in Accept-Language); the English message otherwise.
+    language = request_language(
+        request.query_params.get("lang"), request.headers.get("accept-language")
+    )
+    text = error_text(exc, language)
+    document: dict[str, Any] = {"error": text}
     if exc.move is not None:
         document["move"] = exc.move
     response = json_response(document, exc.status)
+    response.headers["Content-Language"] = language if text != str(exc) else "en"
     if exc.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="cuckoo-rules"'
     if exc.retry_after is not None:

@@ -29,11 +29,17 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import functools
+import itertools
+import logging
 import multiprocessing
+import multiprocessing.queues
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TypeVar
 
 import attrs
 
@@ -52,9 +58,18 @@ __all__ = [
     "BotRunner",
     "Decision",
     "ProcessBotRunner",
+    "Progress",
     "ThreadBotRunner",
     "decide",
 ]
+
+_logger = logging.getLogger(__name__)
+
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
+
+Progress = Callable[[int, int], None]
+"""A callback of long work (:meth:`BotRunner.compute`): ``(done, total)``."""
 
 INLINE_KINDS = frozenset({"random", "greedy"})
 """The bot kinds whose decisions a runner makes itself, in the caller's thread: they do not
@@ -164,6 +179,51 @@ class BotRunner(abc.ABC):
     @abc.abstractmethod
     async def _run(self, job: BotJob) -> Action:
         """Run one decision; raise :class:`TimeoutError` if it overruns."""
+
+    async def compute(
+        self,
+        work: Callable[[_Job, Progress | None], _Result],
+        job: _Job,
+        *,
+        client: str,
+        table: str,
+        timeout: float,
+        progress: Progress | None = None,
+    ) -> _Result:
+        """Run a long piece of work (a review) on a worker, in the turn of its client.
+
+        It waits for a worker in the same turns as the decisions (:attr:`shares`), and
+        holds it until the work is done.
+
+        Args:
+            work: A module-level function of ``(job, progress)`` (sent to a worker process
+                by the process runner, whose ``progress`` tells the runner through a queue).
+            job: Its argument, in plain values that can be sent to another process.
+            client: Who the work is for (whose turns it takes).
+            table: The table it is for.
+            timeout: The longest it may take, in seconds (then :class:`TimeoutError`).
+            progress: Called with ``(done, total)`` as the work goes on, from a thread of
+                the runner (the worker's, or the one reading the workers' queue).
+
+        Returns:
+            What ``work`` returns.
+
+        Raises:
+            TimeoutError: If it takes longer than ``timeout``.
+            Exception: Whatever ``work`` raises.
+        """
+        async with self.shares.turn(client, table):
+            return await self._compute(work, job, timeout, progress)
+
+    async def _compute(
+        self,
+        work: Callable[[_Job, Progress | None], _Result],
+        job: _Job,
+        timeout: float,
+        progress: Progress | None,
+    ) -> _Result:
+        """Run ``work`` for :meth:`compute`: in a thread of this process (by default)."""
+        return await asyncio.wait_for(asyncio.to_thread(work, job, progress), timeout)
 
     def close(self) -> None:  # noqa: B027 (a runner with nothing to close)
         """Stop the workers; the runner cannot be used afterwards."""
@@ -309,17 +369,98 @@ class ProcessBotRunner(BotRunner):
         from pebble import ProcessPool
 
         self.max_tasks = max_tasks
+        context = multiprocessing.get_context("spawn")
+        # Where the workers tell the progress of long work (:meth:`compute`); read by a
+        # thread of this process, started with the first such work.
+        self._progress: multiprocessing.queues.Queue[tuple[int, int, int] | None] = context.Queue()
+        self._listeners: dict[int, Progress] = {}
+        self._tokens = itertools.count()
+        self._reader: threading.Thread | None = None
         self._pool = ProcessPool(
             max_workers=workers,
             max_tasks=max_tasks,
-            context=multiprocessing.get_context("spawn"),
+            context=context,
+            initializer=_start_worker,
+            initargs=(self._progress,),
         )
 
     async def _run(self, job: BotJob) -> Action:
         future: Future[Action] = self._pool.schedule(self._decide, (job,), timeout=self.timeout)
         return await asyncio.wrap_future(future)
 
+    async def _compute(
+        self,
+        work: Callable[[_Job, Progress | None], _Result],
+        job: _Job,
+        timeout: float,
+        progress: Progress | None,
+    ) -> _Result:
+        """Run ``work`` in a worker process; its progress comes back through a queue."""
+        token = next(self._tokens)
+        if progress is not None:
+            self._listeners[token] = progress
+            if self._reader is None:
+                self._reader = threading.Thread(
+                    target=self._read_progress, name="bot-runner-progress", daemon=True
+                )
+                self._reader.start()
+        try:
+            future: Future[_Result] = self._pool.schedule(
+                _with_progress,
+                (work, job, token if progress is not None else None),
+                timeout=timeout,
+            )
+            return await asyncio.wrap_future(future)
+        finally:
+            self._listeners.pop(token, None)
+
+    def _read_progress(self) -> None:
+        """Hand each ``(token, done, total)`` the workers tell to its listener."""
+        while True:
+            try:
+                told = self._progress.get()
+            except (EOFError, OSError):  # the queue was closed
+                return
+            if told is None:  # closed
+                return
+            token, done, total = told
+            listener = self._listeners.get(token)
+            if listener is not None:
+                try:
+                    listener(done, total)
+                except Exception:
+                    _logger.exception("a progress listener failed")
+
     def close(self) -> None:
         """As :meth:`BotRunner.close`."""
         self._pool.stop()  # type: ignore[no-untyped-call]
         self._pool.join(timeout=10)
+        if self._reader is not None:
+            self._progress.put(None)
+            self._reader.join(timeout=5)
+        self._progress.close()
+
+
+_worker_progress: multiprocessing.queues.Queue[tuple[int, int, int] | None] | None = None
+"""In a worker process of a :class:`ProcessBotRunner`: where progress is told."""
+
+
+def _start_worker(queue: multiprocessing.queues.Queue[tuple[int, int, int] | None]) -> None:
+    """The initializer of a worker process: keep the queue of progress."""
+    global _worker_progress
+    _worker_progress = queue
+
+
+def _with_progress(
+    work: Callable[[_Job, Progress | None], _Result], job: _Job, token: int | None
+) -> _Result:
+    """Run ``work`` in a worker process, telling its progress to the runner (if asked)."""
+    queue = _worker_progress
+    if token is None or queue is None:
+        return work(job, None)
+
+    def progress(done: int, total: int) -> None:
+        with contextlib.suppress(Exception):  # progress is never worth failing for
+            queue.put_nowait((token, done, total))
+
+    return work(job, progress)

@@ -33,8 +33,9 @@ from ..outcome import SPECIES_TO_WIN, TRIPLE, TRIPLES_TO_WIN, Outcome, win_progr
 from ..preview import ActionPreview, birds_home, preview
 from ..state import GameState
 from ..views import PlayerView, observe
+from .errors import ApiError
 from .seats import seat_players
-from .stores.base import LobbyEntry, Status, TableSetup
+from .stores.base import HUMAN, LobbyEntry, Status, TableSetup
 
 if TYPE_CHECKING:  # the expert needs the batch extra; only its result's type is named here
     from ..bots.expert import ActionEstimate
@@ -145,6 +146,7 @@ def encode_table(
     """
     view = observe(state, seat)
     legal = legal_actions(view) if view.is_my_turn and status == "open" else ()
+    names = _spoken_names(setup, names, language)
     return {
         "table": setup.id,
         "seat": seat,
@@ -367,14 +369,34 @@ def _narration(
     return [describe_event(event, seat, names=names, language=language) for event in events]
 
 
+def _spoken_names(setup: TableSetup, names: tuple[str, ...], language: str) -> tuple[str, ...]:
+    """The seats' names as the narration writes them in ``language``.
+
+    A bot seat nobody named is called by its kind; in German and Russian that is the
+    language's word for the bot ("Gieriger Bot", "Жадный бот"), in English the kind
+    itself ("P1 greedy").
+    """
+    if language == "en":
+        return names
+    table = narration.PHRASES[language]
+    given = setup.names + ("",) * (len(setup.seats) - len(setup.names))
+    spoken = list(names)
+    for seat, (kind, name) in enumerate(zip(setup.seats, given, strict=False)):
+        bot = kind.split(":")[0]
+        key = f"web.bot.{bot}"
+        if kind != HUMAN and not name and seat < len(spoken) and key in table:
+            spoken[seat] = table[key]
+    return tuple(spoken)
+
+
 # The note of a stand-in's move (web.bots._stand_in), and the phrase that tells it in
-# another language if the phrase tables have one.
+# another language (its {failures}, the bot's errors in English, may be left out).
 _STAND_IN = re.compile(
     r"The bot of (?P<who>.*) failed twice \((?P<failures>.*)\); the greedy bot played this "
     r"move instead\.",
     re.DOTALL,
 )
-_STAND_IN_PHRASE = "notice.stand_in"
+_STAND_IN_PHRASE = "web.stand_in"
 
 
 def _notice(note: str, language: str) -> str:
@@ -384,6 +406,41 @@ def _notice(note: str, language: str) -> str:
     if template is None or found is None:
         return note
     return template.format(who=found["who"], failures=found["failures"])
+
+
+def error_text(error: ApiError, language: str) -> str:
+    """What a refused request was refused for, in ``language``.
+
+    The error's phrase (:attr:`~cuckoo_rules.web.errors.ApiError.key`) in German or
+    Russian if it has one; else its English message, which says more.
+
+    Example:
+        >>> from .errors import Conflict
+        >>> error_text(Conflict("the game is over (at move 9)", key="web.error.game_over"), "de")
+        'das Spiel ist vorbei'
+    """
+    if language == "en" or error.key is None or error.key not in narration.PHRASES[language]:
+        return str(error)
+    return narration.PHRASES[language][error.key]
+
+
+def request_language(query: str | None, accept: str | None) -> str:
+    """The language of a request, one of :data:`cuckoo_rules.narration.LANGUAGES`.
+
+    Its ``lang`` query parameter, else the first language of its ``Accept-Language``
+    header this server speaks, else English.
+
+    Example:
+        >>> request_language(None, "ru-RU,ru;q=0.9,en;q=0.8"), request_language("de", None)
+        ('ru', 'de')
+    """
+    if query in narration.LANGUAGES:
+        return str(query)
+    for part in (accept or "").split(","):
+        primary = part.split(";")[0].strip().lower().split("-")[0]
+        if primary in narration.LANGUAGES:
+            return primary
+    return "en"
 
 
 def meta_document() -> dict[str, Any]:

@@ -48,20 +48,29 @@ class ApiError(CuckooError):
         message: What was wrong.
         move: The table's move number, sent with the error (a 409 of a stale move).
         retry_after: Seconds after which trying again may succeed (429, 503).
+        key: The phrase (``"web.error.*"``) that says what was wrong to a player in the
+            request's language, if one does (the message stays the English detail).
 
     Attributes:
         move: As given.
         retry_after: As given.
+        key: As given.
     """
 
     status: ClassVar[int] = 400
 
     def __init__(
-        self, message: str, *, move: int | None = None, retry_after: int | None = None
+        self,
+        message: str,
+        *,
+        move: int | None = None,
+        retry_after: int | None = None,
+        key: str | None = None,
     ) -> None:
         super().__init__(message)
         self.move = move
         self.retry_after = retry_after
+        self.key = key
 
 
 class BadRequest(ApiError):

@@ -6,13 +6,14 @@ and where>"}``):
 - ``GET /``: the browser client (``static/index.html``); ``GET /static/...``: its files.
 - ``GET /api/bots``: ``{"bots": ["random", "greedy", "ismcts"]}``, the bot kinds a seat
   may name.
-- ``GET /api/meta``: ``{"options": [...], "species": [...], "win": {...}}``
-  (:func:`~cuckoo_rules.web.documents.meta_document`): every game option with what each
-  of its values means, in the order of the JSON ``options`` object (the browser client
-  builds its form of rule variants from it); every species in canonical order with its
-  id, name, number of cards and flock sizes; and what a collection needs to win. The
-  browser client holds no species table and no rule: it reads them here and in the table
-  documents.
+- ``GET /api/meta``: ``{"options": [...], "species": [...], "win": {...}, "hints":
+  true}`` (:func:`~cuckoo_rules.web.documents.meta_document`): every game option with
+  what each of its values means, in the order of the JSON ``options`` object (the browser
+  client builds its form of rule variants from it); every species in canonical order with
+  its id, name, number of cards and flock sizes; what a collection needs to win; and
+  whether this server gives hints (:func:`hints_available`: the ``batch`` extra is
+  installed; the browser client shows no Hint button without it). The browser client
+  holds no species table and no rule: it reads them here and in the table documents.
 - ``GET /api/phrases/{lang}``: ``{"language", "languages", "phrases"}``, every phrase of
   :data:`cuckoo_rules.narration.PHRASES` in that language (404 for another).
 - ``GET /api/lobby``: ``{"tables": [...]}``, the open tables listed in the lobby with a
@@ -81,6 +82,20 @@ and where>"}``):
   (:class:`~cuckoo_rules.web.shares.HintQueue`: one search per seat, a bounded queue,
   no search for a client that has gone). The last hint of each table is kept, so asking
   again at the same move costs nothing.
+- ``POST /api/tables/{id}/review[?lang=L]`` (a seat's token or none; the body ``{}`` or
+  none), once the game is over: ``200`` and the review (as the ``GET``) if it is ready,
+  else ``202`` and ``{"table", "status": "queued" or "computing", "done", "total"}``:
+  the expert's review of the game (:func:`cuckoo_rules.bots.review.review` with the
+  server's budget, ``serve --review-simulations``), computed once per table on the bot
+  workers in the turns of the request's client and kept in the store
+  (:mod:`cuckoo_rules.web.reviews`); the stream pushes its progress and then the review
+  itself (``event: review``). ``GET /api/tables/{id}/review[?lang=L]``: ``{"table",
+  "status": "ready", "simulations", "review": {...}, "costliest": [...]}``
+  (:func:`~cuckoo_rules.web.reviews.encode_answer`: the review document and each
+  seat's costliest moves, with the position that seat saw and what the better move
+  was); 404 while there is none ready, 409 while the game is on (a review shows every
+  seat's decisions), 429 beyond the reviews waiting (in all or of the client), 501
+  without the ``batch`` extra.
 
 Statuses: 400 malformed request (or a ``Host`` not allowed, or an unknown ``lang``), 401
 missing or unknown token, 403 joining a table that is not in the lobby, 404 unknown
@@ -104,6 +119,7 @@ carries the headers of :data:`cuckoo_rules.web.guard.SECURITY_HEADERS` (see
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -128,12 +144,13 @@ from .parsing import (
     parse_new_table,
     quote_json,
 )
+from .reviews import not_ready
 from .seats import hash_token
 from .service import Service
 from .streams import open_stream
 from .table import Table
 
-__all__ = ["HINT_MOVES", "STATIC_DIR", "routes"]
+__all__ = ["HINT_MOVES", "STATIC_DIR", "hints_available", "routes"]
 
 HINT_MOVES = 3
 """The moves a hint gives, best first."""
@@ -145,6 +162,19 @@ _NO_HINT = (
     "hints need the expert, which needs the batch extra (NumPy and numba): "
     "pip install 'cuckoo-rules[batch]'"
 )
+
+
+def hints_available() -> bool:
+    """Whether this server can give hints: the expert's ``batch`` extra is installed.
+
+    That is NumPy and numba. ``GET /api/meta`` says so (``"hints"``), and without them
+    a hint is 501.
+
+    Example:
+        >>> hints_available() in (True, False)
+        True
+    """
+    return all(importlib.util.find_spec(name) is not None for name in ("numpy", "numba"))
 
 
 def routes(service: Service) -> list[BaseRoute]:
@@ -169,6 +199,8 @@ def routes(service: Service) -> list[BaseRoute]:
         Route("/api/tables/{table_id}/handover", api.handover, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/tables/{table_id}/hint", api.get_hint, methods=["GET"]),
+        Route("/api/tables/{table_id}/review", api.post_review, methods=["POST"]),
+        Route("/api/tables/{table_id}/review", api.get_review, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
 
@@ -181,7 +213,7 @@ async def _index(request: Request) -> Response:
 
 
 async def _meta(request: Request) -> Response:
-    return json_response(meta_document())
+    return json_response({**meta_document(), "hints": hints_available()})
 
 
 async def _phrases(request: Request) -> Response:
@@ -307,6 +339,8 @@ class _Endpoints:
         seat = await self.service.seat_required(request, table, "for a hint")
         # No move meanwhile: the view and knowledge of one moment.
         position = await table.locked(table.hint_position, seat)
+        if not hints_available():
+            raise NotAvailable(_NO_HINT)
         try:
             from ..bots.expert import hint
         except ModuleNotFoundError:
@@ -322,6 +356,38 @@ class _Endpoints:
         )
         await self.service.claim(table, seat)
         return json_response(encode_hint(position, found, simulations, language))
+
+    async def post_review(self, request: Request) -> Response:
+        """``POST /api/tables/{id}/review``: the review of a finished game, or its start.
+
+        200 and the review if it is ready (computed before, kept); else 202 and its
+        progress, the review being queued in the turns of the request's client (one per
+        table: a second request joins the first).
+        """
+        table = await self.service.table(request)
+        await self.service.seat(request, table)  # a token given must hold a seat
+        language = language_param(request)
+        body = await self.service.body(request, required=False)
+        if body is not None and body != {}:
+            raise BadRequest(
+                f"body: a review takes no fields: send {{}} or nothing, got {quote_json(body)}"
+            )
+        reviews = self.service.reviews
+        review = await reviews.request(table, self.service.client(request))
+        if review.status == "ready":
+            return json_response(await reviews.answer(review, table, language))
+        return json_response(review.progress(), 202)
+
+    async def get_review(self, request: Request) -> Response:
+        """``GET /api/tables/{id}/review``: a finished game's review, once ready (404 before)."""
+        table = await self.service.table(request)
+        await self.service.seat(request, table)  # a token given must hold a seat
+        language = language_param(request)
+        reviews = self.service.reviews
+        review = await reviews.load(table)
+        if review is None or review.status != "ready":
+            raise not_ready(review)
+        return json_response(await reviews.answer(review, table, language))
 
     async def stream(self, request: Request) -> Response:
         """``GET /api/tables/{id}/stream``: the table's events and documents, as they happen.
@@ -358,6 +424,7 @@ class _Endpoints:
                 service.stream_ping,
                 service.stream_rematch_wait,
                 holder=None if token is None else hash_token(token),
+                reviews=service.reviews,
             )
         except BaseException:
             slot.release()

@@ -270,14 +270,20 @@ class TableSeats(abc.ABC):
         seats = self.setup.seats
         if seat is None:
             if not self.free:
-                raise Conflict("no seat of this table is free: every human seat is taken")
+                raise Conflict(
+                    "no seat of this table is free: every human seat is taken",
+                    key="web.error.no_free_seat",
+                )
             seat = self.free[0]
         elif not 0 <= seat < len(seats):
             raise BadRequest(f"seat: {seat} is not a seat of this table (0 to {len(seats) - 1})")
         elif seats[seat] != HUMAN:
             raise BadRequest(f"seat: {seat} is played by a bot ({seats[seat]}), not a person")
         elif seat not in self.free:
-            raise Conflict(f"seat {seat} is taken; the free seats are {list(self.free)}")
+            raise Conflict(
+                f"seat {seat} is taken; the free seats are {list(self.free)}",
+                key="web.error.seat_taken",
+            )
         token = secrets.token_urlsafe(32)
         digest = hash_token(token)
         try:
@@ -286,7 +292,10 @@ class TableSeats(abc.ABC):
             raise ServiceUnavailable(str(error), retry_after=error.retry_after) from None
         if not joined:  # another server process gave it away first
             self.refresh_seats()
-            raise Conflict(f"seat {seat} is taken; the free seats are {list(self.free)}")
+            raise Conflict(
+                f"seat {seat} is taken; the free seats are {list(self.free)}",
+                key="web.error.seat_taken",
+            )
         self._seated(seat, digest, name)
         return seat, token
 
@@ -324,7 +333,8 @@ class TableSeats(abc.ABC):
             raise Conflict(
                 "this invitation leads to no free seat of this table: it was used already "
                 "(an invitation works once) or it is not one of this table's; ask whoever "
-                f"sent it for a new one (the free seats are {list(self.free)})"
+                f"sent it for a new one (the free seats are {list(self.free)})",
+                key="web.error.invitation_used",
             )
         self._seated(seat, digest, name)
         return seat, token

@@ -29,6 +29,7 @@ from .errors import ServiceUnavailable, StorageUnavailable, Unauthorized
 from .guard import IPV4_PREFIX, IPV6_PREFIX, client_key
 from .lobby import Lobby
 from .parsing import bearer_token, read_json
+from .reviews import ReviewQueue
 from .shares import HintQueue, HintSearch
 from .stores.base import SEATS_CHANGED
 from .streams import Streams
@@ -61,6 +62,8 @@ class Service:
         stream_ping: Seconds between the pings of an idle push stream.
         stream_rematch_wait: Seconds a push stream waits for a rematch.
         hints: The queue of hint searches; ``None`` for one of the default bounds.
+        reviews: The reviews of finished games; ``None`` for one of the default bounds
+            and budget.
 
     Attributes:
         lobby: As given.
@@ -71,6 +74,8 @@ class Service:
         stream_ping: As given.
         stream_rematch_wait: As given.
         hints: The hint searches, one at a time, in turns per client and table.
+        reviews: The reviews of finished games, computed on the bot workers in turns per
+            client, kept in the store (:class:`~cuckoo_rules.web.reviews.ReviewQueue`).
         bot_loops: The background task playing the bots of each table that has one
             running.
     """
@@ -85,6 +90,7 @@ class Service:
         stream_ping: float,
         stream_rematch_wait: float,
         hints: HintQueue | None = None,
+        reviews: ReviewQueue | None = None,
     ) -> None:
         self.lobby = lobby
         self.runner = runner
@@ -95,6 +101,8 @@ class Service:
         self.stream_rematch_wait = stream_rematch_wait
         # One hint search at a time (each runs on every core), in fair turns.
         self.hints = HintQueue() if hints is None else hints
+        # The reviews of finished games, on the bot workers, in turns per client.
+        self.reviews = ReviewQueue(runner, lobby.store) if reviews is None else reviews
         self._tasks: set[asyncio.Task[None]] = set()
         self.bot_loops: dict[str, asyncio.Task[None]] = {}
         self._stopping = False
@@ -133,6 +141,7 @@ class Service:
         if self._stop_listening is not None:
             self._stop_listening()
         self.hints.close()
+        self.reviews.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

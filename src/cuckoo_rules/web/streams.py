@@ -24,6 +24,7 @@ from starlette.types import Receive, Scope, Send
 
 from .documents import NO_STORE
 from .errors import ServiceUnavailable, TooManyRequests
+from .reviews import ReviewQueue
 from .table import Table
 
 __all__ = [
@@ -308,6 +309,7 @@ def open_stream(
     rematch_wait: float,
     *,
     holder: str | None = None,
+    reviews: ReviewQueue | None = None,
 ) -> EventStream:
     """Return the push stream of ``table`` for ``seat``, from event ``after`` on.
 
@@ -322,9 +324,13 @@ def open_stream(
         holder: The hash of the token that opened a seat's stream
             (:func:`~cuckoo_rules.web.seats.hash_token`): the stream ends as soon as
             that token no longer holds ``seat``.
+        reviews: The server's reviews, whose progress and answer the stream pushes
+            once the game is over (``None``: none).
     """
     stopping = anyio.Event()
-    messages = table_messages(table, seat, after, language, stopping, rematch_wait, holder=holder)
+    messages = table_messages(
+        table, seat, after, language, stopping, rematch_wait, holder=holder, reviews=reviews
+    )
     return EventStream(messages, release, ping, stopping)
 
 
@@ -337,6 +343,7 @@ async def table_messages(
     rematch_wait: float,
     *,
     holder: str | None = None,
+    reviews: ReviewQueue | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """The messages of a table's push stream, until the stream ends or ``stopping``.
 
@@ -348,11 +355,18 @@ async def table_messages(
       each change, and whenever the document changes otherwise (a bot starts to
       decide, a seat is claimed or joined, a rematch, the status);
     - ``event: game``, ``id: n``, ``data``: ``{"index": n, "event": {...},
-      "narration": "..."}``, one per event from number ``after`` on, in order.
+      "narration": "..."}``, one per event from number ``after`` on, in order;
+    - ``event: review``, no ``id``, once the game is over and someone asked for its
+      review (:mod:`cuckoo_rules.web.reviews`): ``{"table", "status", "done",
+      "total"}`` as it waits (``"queued"``) and is computed (``"computing"``, ``done``
+      of ``total`` positions, as the worker tells them), or fails (``"failed"``, with
+      ``"error"``); then, once ``"ready"``, the answer of ``GET
+      /api/tables/{id}/review`` itself.
 
     Once the game is over and everything is sent, the stream waits up to
-    ``rematch_wait`` seconds for a seat to start a rematch, pushes the ``table``
-    message that names it and ends (an expired table's stream ends at once). The table
+    ``rematch_wait`` seconds for a seat to start a rematch (and, beyond, while a review
+    asked for is not ready), pushes the ``table`` message that names it and ends (an
+    expired table's stream ends at once). The table
     wakes the stream when it changes (:meth:`Table.watch
     <cuckoo_rules.web.seats.TableSeats.watch>`), whichever thread or server process made the
     change.
@@ -372,6 +386,7 @@ async def table_messages(
         rematch_wait: Seconds to wait for a rematch once the game is over.
         holder: The hash of the token that opened a seat's stream; ``None`` for a
             spectator (or to check nothing).
+        reviews: The server's reviews (``None``: no ``review`` messages).
     """
     loop = asyncio.get_running_loop()
     wake = asyncio.Event()
@@ -380,10 +395,12 @@ async def table_messages(
         loop.call_soon_threadsafe(wake.set)
 
     unwatch = table.watch(woken)
+    unwatch_review = None if reviews is None else reviews.watch(table.id, woken)
     try:
         sent: dict[str, Any] | None = None
         next_event = after
         over_since: float | None = None
+        review_sent: tuple[str, int, int] | None = None
         while True:
             wake.clear()  # a change from now on wakes the stream again
             document = table.document(seat, next_event, language)
@@ -404,21 +421,34 @@ async def table_messages(
                 sent = header
             next_event = document["next_event"]
             timeout = None
+            reviewing = False
+            if reviews is not None and document["status"] == "over":
+                review = reviews.find(table.id)
+                if review is not None and review.key != review_sent:
+                    key = review.key  # (what it was when the message was built)
+                    yield _message("review", await reviews.message(review, table, language))
+                    review_sent = key
+                reviewing = review is not None and review.pending
             if document["status"] != "open":
                 # The game is over (or the table expired): no more moves. A finished
-                # game's stream waits a while for a rematch, which it pushes, then ends.
+                # game's stream waits a while for a rematch, which it pushes, then ends
+                # (not before a review asked for is pushed).
                 if document["status"] != "over" or document["rematch"] is not None:
                     return
                 if over_since is None:
                     over_since = loop.time()
                 timeout = over_since + rematch_wait - loop.time()
                 if timeout <= 0:
-                    return
+                    if not reviewing:
+                        return
+                    timeout = None
             await _woken(wake, stopping, timeout)  # a change, a timeout or the end
             if stopping.is_set():
                 return  # the server shuts down
     finally:
         unwatch()
+        if unwatch_review is not None:
+            unwatch_review()
 
 
 async def _holds(table: Table, seat: int, holder: str) -> bool:

@@ -251,9 +251,14 @@ class Table(TableSeats):
             raise Conflict(
                 "the table expired (no move for too long): it takes no more moves",
                 move=match.move,
+                key="web.error.expired",
             )
         if match.is_over:
-            raise Conflict(f"the game is over (at move {match.move})", move=match.move)
+            raise Conflict(
+                f"the game is over (at move {match.move})",
+                move=match.move,
+                key="web.error.game_over",
+            )
 
     def hint_position(self, seat: int) -> HintPosition:
         """Return what a hint for ``seat`` is computed from now: its view and knowledge.
@@ -276,6 +281,7 @@ class Table(TableSeats):
                 f"it is not your turn: player {match.to_act} is to act (the match is at "
                 f"move {match.move})",
                 move=match.move,
+                key="web.error.not_your_turn",
             )
         return HintPosition(match.move, match.view(seat), match.knowledge(seat))
 
@@ -304,6 +310,7 @@ class Table(TableSeats):
                 f"move {move} was already played: the table is at move {match.move} (a "
                 "move sent twice, or an answer to an old document; read the table again)",
                 move=match.move,
+                key="web.error.stale_move",
             )
         if move > match.move:
             raise Conflict(
@@ -312,7 +319,11 @@ class Table(TableSeats):
             )
         self._check_open()
         if seat != match.to_act:
-            raise Conflict(f"it is not your turn: player {match.to_act} is to act", move=match.move)
+            raise Conflict(
+                f"it is not your turn: player {match.to_act} is to act",
+                move=match.move,
+                key="web.error.not_your_turn",
+            )
         try:
             match.act(seat, action, move=move)
         except (MatchError, IllegalActionError) as error:

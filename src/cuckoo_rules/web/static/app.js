@@ -19,7 +19,8 @@
  *   taken in;
  * - moves.js: playing a move (click-to-play), the rematch;
  * - stream.js: the push stream (Server-Sent Events read with fetch), polling as fallback;
- * - lobby.js, table.js, setup.js: the open tables, opening a table, the new-game form.
+ * - lobby.js, table.js, setup.js: the open tables, opening a table, the new-game form;
+ * - review.js: the review of a finished game (its tab, chart, costliest moves).
  *
  * What it reads (docs/web.md is the API, docs/web-client.md this client):
  * - GET /api/phrases/LANG: every text of the page (keys "web.*"), the bird names and their
@@ -52,6 +53,7 @@ import { act, follow, rematch } from "./js/moves.js";
 import { refreshLobby, renderLobby } from "./js/lobby.js";
 import { openFromFragment, openTable, showSetup } from "./js/table.js";
 import { renderSeatFields, renderSetupTexts, renderStartArt, startGame } from "./js/setup.js";
+import { startReview } from "./js/review.js";
 
 // The calls that go up the order of the modules (see `hooks` in state.js).
 hooks.act = act;
@@ -71,6 +73,7 @@ async function switchLanguage(language) {
   store("language", app.language);
   translatePage();
   renderSetupTexts();
+  renderStartArt(); // the cards' initials are the language's
   renderLobby();
   if (app.table) {
     // The narration comes in the reader's language: read the table again, whole.
@@ -120,6 +123,7 @@ async function init() {
   translatePage();
   renderSetupTexts();
   renderStartArt();
+  startReview();
   document.body.dataset.ready = "true";
   openFromFragment();
 }

@@ -400,3 +400,31 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def idle_tables(self, before: float) -> list[str]:
         """The ids of the open tables whose last activity was before ``before``."""
+
+    def review(self, table_id: str) -> tuple[int, str] | None:
+        """The review kept for a finished table: its budget and its JSON document.
+
+        The review of a game is computed once (:mod:`cuckoo_rules.web.reviews`) and kept
+        here, in a table of its own created when missing. A store that keeps no reviews
+        (this default) has none: each is computed again after a restart.
+
+        Args:
+            table_id: The table.
+
+        Returns:
+            ``(simulations, document)``, the document as JSON text
+            (:func:`cuckoo_rules.bots.review.encode_review`), or ``None``.
+        """
+        return None
+
+    def add_review(self, table_id: str, simulations: int, document: str) -> None:  # noqa: B027
+        """Keep the review of a finished table (a second one for it is ignored).
+
+        Args:
+            table_id: The table.
+            simulations: The budget the review was computed with.
+            document: The review, as JSON text.
+
+        Raises:
+            StorageUnavailable: If the database cannot take the write now.
+        """

@@ -48,6 +48,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -473,6 +474,27 @@ class PostgresStore(Store):
             (before,),
         )
         return [str(row[0]) for row in rows]
+
+    def review(self, table_id: str) -> tuple[int, str] | None:
+        """As :meth:`Store.review` (none if the database could not make the table)."""
+        try:
+            rows = self._read(
+                "SELECT simulations, document FROM reviews WHERE table_id = %s", (table_id,)
+            )
+        except pg_errors.UndefinedTable:
+            return None
+        if not rows:
+            return None
+        simulations, document = rows[0]
+        return int(simulations), str(document)
+
+    def add_review(self, table_id: str, simulations: int, document: str) -> None:
+        """As :meth:`Store.add_review` (dropped if the database could not make the table)."""
+        with contextlib.suppress(pg_errors.UndefinedTable), self._connection() as conn:
+            conn.execute(
+                "INSERT INTO reviews VALUES (%s, %s, %s, %s) ON CONFLICT (table_id) DO NOTHING",
+                (table_id, simulations, document, time.time()),
+            )
 
     def listen(
         self,

@@ -11,6 +11,10 @@ schema of the connection's ``search_path`` when missing (choose another schema w
     CREATE TABLE cuckoo_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     -- one row: ('schema_version', '3')
 
+The reviews of finished games are kept in a table ``reviews`` (``table_id``,
+``simulations``, ``document``, ``created``) outside the versioned schema: it is created
+when missing in a database of any version.
+
 A database of a newer version is refused (:class:`~cuckoo_rules.web.errors.StorageError`),
 as is one holding a ``tables`` table that this module did not create. An older database
 is upgraded when a store opens it, in one transaction (under the same lock as the
@@ -88,6 +92,16 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS tables_lobby ON tables (lobby, status)",
 )
 
+# The reviews of finished games: created when missing, in a database of any version.
+_REVIEWS = """
+    CREATE TABLE IF NOT EXISTS reviews (
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        simulations INTEGER NOT NULL,
+        document TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    )
+    """
+
 # What version 2 adds to a database of version 1.
 _UPGRADE_1 = (
     "ALTER TABLE tables ADD COLUMN lobby BOOLEAN NOT NULL DEFAULT FALSE",
@@ -114,7 +128,8 @@ def prepare(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
     """
     version = _version(conn, where)
     if version == SCHEMA_VERSION:
-        return  # nothing to write: a read-only database is fine for reading
+        _add_reviews(conn)
+        return  # nothing else to write: a read-only database is fine for reading
     _check_version(version, where)
     # A session lock, and the check in a transaction begun after it: a transaction
     # that waited for an advisory lock may still see the catalog as it was before
@@ -135,6 +150,30 @@ def prepare(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
                 if version == 1:
                     _upgrade_from_1(conn, where)
                 _upgrade_from_2(conn, where, version)
+    finally:
+        if not conn.closed:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))
+    _add_reviews(conn)
+
+
+def _add_reviews(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Create the table of the reviews if it is missing (one process at a time).
+
+    It is not part of the versioned schema: a database of any version gets it, and a
+    server of an older version ignores it. A database that cannot take the creation (a
+    read-only one) keeps no reviews (the store reads none and drops those it is given).
+    """
+    row = conn.execute("SELECT to_regclass('reviews') IS NOT NULL").fetchone()
+    if row is not None and row[0]:
+        return
+    import psycopg
+
+    conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
+    try:
+        with conn.transaction():
+            conn.execute(_REVIEWS)
+    except psycopg.Error:
+        pass
     finally:
         if not conn.closed:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_SCHEMA_LOCK,))

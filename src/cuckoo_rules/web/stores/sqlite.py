@@ -40,6 +40,12 @@ tables in memory would go stale. A disk that is full or read-only gives
         note TEXT,                   -- why a bot's move was played by a stand-in, or NULL
         PRIMARY KEY (table_id, idx)
     ) WITHOUT ROWID;
+    CREATE TABLE reviews (               -- created when missing, in a file of any version
+        table_id TEXT PRIMARY KEY REFERENCES tables (id),
+        simulations INTEGER NOT NULL,    -- the budget of the review
+        document TEXT NOT NULL,          -- the review's JSON document (cuckoo-rules/review)
+        created REAL NOT NULL            -- Unix time
+    ) WITHOUT ROWID;
 
 Versions: a file of ``user_version`` 1, written by cuckoo-rules 0.1, holds options objects
 of format version 1 (no ``refill_trigger``). Opening a file of an older version upgrades it
@@ -139,6 +145,18 @@ _V4_COLUMNS = (
 # The column of version 5, as added to a file of version 4.
 _V5_COLUMNS = ("invitations TEXT NOT NULL DEFAULT '[]'",)
 
+# The reviews of finished games (:meth:`SQLiteStore.review`): a table of its own, created
+# when missing in a file of any version (the version does not change for it, and a server
+# of an older version ignores it).
+_REVIEWS = """
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id TEXT PRIMARY KEY REFERENCES tables (id),
+    simulations INTEGER NOT NULL,
+    document TEXT NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
 _SCHEMA = (
     _TABLES.format(
         columns="".join(f",\n    {c}" for c in (*_V3_COLUMNS, *_V4_COLUMNS, *_V5_COLUMNS))
@@ -154,6 +172,7 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS tables_status ON tables (status, client);
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (lobby, status);
 """
+    + _REVIEWS
 )
 
 
@@ -468,6 +487,23 @@ class SQLiteStore(Store):
             (before,),
         )
         return [str(row[0]) for row in rows]
+
+    def review(self, table_id: str) -> tuple[int, str] | None:
+        """As :meth:`Store.review`."""
+        rows = self._read(
+            "SELECT simulations, document FROM reviews WHERE table_id = ?", (table_id,)
+        )
+        if not rows:
+            return None
+        simulations, document = rows[0]
+        return int(str(simulations)), str(document)
+
+    def add_review(self, table_id: str, simulations: int, document: str) -> None:
+        """As :meth:`Store.add_review`."""
+        self._write(
+            "INSERT OR IGNORE INTO reviews VALUES (?, ?, ?, ?)",
+            (table_id, simulations, document, time.time()),
+        )
 
     def limit_pages(self, pages: int | None) -> None:
         """Cap the file at ``pages`` pages (``None``: SQLite's default): a full disk, for tests.

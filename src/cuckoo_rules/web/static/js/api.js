@@ -17,7 +17,8 @@ export function authHeaders(headers) {
 }
 
 export async function api(method, path, body, options) {
-  const headers = { Accept: "application/json" };
+  // The server says what was wrong in the page's language when it can (Content-Language).
+  const headers = { Accept: "application/json", "Accept-Language": app.language };
   if (!options || options.auth !== false) authHeaders(headers);
   const init = { method, headers, cache: "no-store" };
   if (body !== undefined) {
@@ -37,8 +38,11 @@ export async function api(method, path, body, options) {
     data = null;
   }
   if (!response.ok) {
-    const detail = data && typeof data.error === "string" ? data.error : response.statusText;
-    throw new ApiError(response.status, t("web.error.detail", { what: explainStatus(response.status), detail }));
+    const what = explainStatus(response.status);
+    const spoken = (response.headers.get("Content-Language") || "en") === app.language;
+    // The server's English detail is left out of a German or Russian page.
+    const detail = data && typeof data.error === "string" && spoken ? data.error : null;
+    throw new ApiError(response.status, detail ? t("web.error.detail", { what, detail }) : what);
   }
   if (data === null) throw new ApiError(response.status, t("web.error.unreadable"));
   return data;
@@ -65,7 +69,8 @@ export async function loadPhrases(language) {
   app.plurals = new Intl.PluralRules(app.language);
 }
 
-/** Read /api/meta: the rule variants for the form, the species and the win. */
+/** Read /api/meta: the rule variants for the form, the species, the win, and whether
+ * the server gives hints (no Hint button when it cannot). */
 export async function loadMeta() {
   const data = await api("GET", "/api/meta", undefined, { auth: false });
   app.meta = data;
@@ -73,6 +78,7 @@ export async function loadMeta() {
   app.byId = new Map(app.species.map((s) => [s.id, s]));
   app.win = data.win || null;
   app.options = Array.isArray(data.options) ? data.options : [];
+  app.hints = data.hints === true;
 }
 
 export async function loadBots() {

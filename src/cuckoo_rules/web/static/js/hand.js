@@ -3,7 +3,7 @@
 
 import { $, el, setText, srOnly } from "./dom.js";
 import { app, countsList, handCount, hooks, isBusy, isOver, myTurn, previewOf, total } from "./state.js";
-import { birds, capitalize, cardsText, speciesName, t, tn } from "./phrases.js";
+import { birdsObject, capitalize, cardsText, speciesName, t, tn } from "./phrases.js";
 import { actionLabel, effectText, layLabel, seatName } from "./words.js";
 import { birdCard } from "./cards.js";
 import { focusKey, restoreFocus, setBusy } from "./focus.js";
@@ -129,7 +129,7 @@ export function renderMoveList() {
     }
   }
   for (const [species, actions] of lays) {
-    const title = t("web.lay_group", { birds: birds(species, handCount(species)) });
+    const title = t("web.lay_group", { birds: birdsObject(species, handCount(species)) });
     container.append(el("h3", { className: `action-group sp-${species}`, text: title }));
     const list = el("ul", { className: "action-list" });
     for (const action of actions) list.append(el("li", null, actionButton(action, "list")));

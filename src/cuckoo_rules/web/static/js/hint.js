@@ -8,7 +8,7 @@ import { api, tablePath } from "./api.js";
 /** Ask the server for the expert's best moves at this move (computed from this seat's
  * view and what its history proves); the answer is kept until the next move. */
 export async function askHint() {
-  if (isBusy() || !app.table || !myTurn()) return;
+  if (isBusy() || !app.hints || !app.table || !myTurn()) return;
   const generation = app.generation;
   const move = app.move;
   clearError();
@@ -41,7 +41,8 @@ export function renderHint() {
   const button = $("hint-button");
   const box = $("hint");
   const list = $("hint-list");
-  const offered = app.seat !== null && myTurn() && !isOver();
+  // A server without the batch extra gives no hints (/api/meta): no button then.
+  const offered = app.hints && app.seat !== null && myTurn() && !isOver();
   const current = offered && app.hint && app.hint.move === app.move ? app.hint : null;
   const loading = Boolean(current && current.loading);
   button.hidden = !offered;

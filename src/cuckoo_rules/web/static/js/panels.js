@@ -89,12 +89,15 @@ export function renderGameOver() {
     const text = t(key, { player: capitalize(who(seat)), progress: progressText(seat) });
     standings.append(el("li", { text, className: won.includes(seat) ? "winner" : "" }));
   });
+  // The fairness proof (seed, salt, commitment, check_deal), folded under "Check this
+  // deal", closed until opened.
   const deal = app.deal;
+  const proven = Boolean(deal && deal.seed !== null && deal.commitment);
+  $("gameover-check").hidden = !proven;
+  if (!proven) $("gameover-check").open = false;
   setText(
     $("gameover-deal"),
-    deal && deal.seed !== null && deal.commitment
-      ? t("web.deal", { seed: deal.seed, salt: deal.salt, commitment: deal.commitment })
-      : "",
+    proven ? t("web.deal", { seed: deal.seed, salt: deal.salt, commitment: deal.commitment }) : "",
   );
   const seated = app.seat !== null && app.token;
   $("rematch").hidden = !seated || Boolean(app.rematch);

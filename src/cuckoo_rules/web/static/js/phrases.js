@@ -52,6 +52,13 @@ export function birds(id, count) {
   return has(`${key}#other`) || has(`${key}#many`) ? tn(key, count) : `${count} ${speciesName(id)}`;
 }
 
+/** "1 сову", "3 ducks": the counted bird names as a verb's object (the narration's
+ * "birds_object" phrases: the accusative in Russian, the plain form in English and German). */
+export function birdsObject(id, count) {
+  const key = `birds_object.${id}`;
+  return has(`${key}#other`) || has(`${key}#many`) ? tn(key, count) : birds(id, count);
+}
+
 /** "a, b and c", with the narration's list phrases. */
 function joinList(items) {
   if (items.length === 0) return t("nothing");
@@ -68,6 +75,13 @@ export function cardsText(cards) {
   const counts = new Map();
   for (const card of cards) counts.set(card, (counts.get(card) || 0) + 1);
   return joinList([...counts].map(([id, count]) => birds(id, count)));
+}
+
+/** Cards as counted birds that a verb takes as its object ("забираете 1 малиновку"). */
+export function cardsObjectText(cards) {
+  const counts = new Map();
+  for (const card of cards) counts.set(card, (counts.get(card) || 0) + 1);
+  return joinList([...counts].map(([id, count]) => birdsObject(id, count)));
 }
 
 export function countsText(counts) {

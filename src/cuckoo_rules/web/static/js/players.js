@@ -27,7 +27,7 @@ function playerPanel(view, seat) {
   const label = t("seat", { seat });
   const tags = seatName(seat).startsWith(label) ? [] : [label];
   if (seat === app.seat) tags.push(t("web.you"));
-  else if (isBot(seat)) tags.push(botLabel(app.seats[seat]));
+  else if (isBot(seat) && seatName(seat) !== botLabel(app.seats[seat])) tags.push(botLabel(app.seats[seat]));
   else if (app.free.includes(seat)) tags.push(t("web.free_seat"));
   if (tags.length) title.append(el("span", { className: "muted tags", text: tags.join(" · ") }));
   if (classes.includes("thinking")) {

@@ -57,6 +57,7 @@ export const app = {
   byId: new Map(),
   win: null,
   options: [],
+  hints: false, // whether the server gives hints (the batch extra): /api/meta's "hints"
   ...freshTableState(),
   generation: 0,
   renders: 0,

@@ -131,6 +131,8 @@ function onStreamMessage(message) {
     receiveEvents([{ index: data.index, event: data.event, narration: data.narration }]);
   } else if (message.event === "table" && data && typeof data === "object") {
     receiveDoc(data, "stream");
+  } else if (message.event === "review" && data && typeof data === "object") {
+    document.dispatchEvent(new CustomEvent("cuckoo:review", { detail: data })); // review.js
   }
 }
 

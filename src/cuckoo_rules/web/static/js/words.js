@@ -2,12 +2,18 @@
  * a legal action would do (from the previews the server sends). */
 
 import { app, handCount, previewOf } from "./state.js";
-import { birds, cardsText, has, t, tn } from "./phrases.js";
+import { birds, birdsObject, cardsObjectText, has, t, tn } from "./phrases.js";
 
 /** A seat as people call it: its name (given, or its bot's kind) when no other seat has
  * it, else the narration's ("P1 greedy"). */
 export function seatName(seat) {
   const name = app.players[seat];
+  const spec = app.seats[seat];
+  const kind = spec && spec !== "human" ? String(spec).split(":")[0] : null;
+  // A bot nobody named is called as the language calls its kind ("Gieriger Bot").
+  if (kind && name === kind && app.players.filter((other) => other === name).length === 1) {
+    return botLabel(spec);
+  }
   if (name && app.players.filter((other) => other === name).length === 1) return String(name);
   if (app.names[seat] !== undefined && app.names[seat] !== null) return String(app.names[seat]);
   return t("seat", { seat });
@@ -43,7 +49,8 @@ export function progressText(seat) {
 
 export function layLabel(action) {
   const key = action.side === "left" ? "web.lay_left" : "web.lay_right";
-  const base = t(key, { birds: birds(action.species, handCount(action.species)), row: action.row });
+  // The birds laid are the verb's object: "Выложить 1 сову ...".
+  const base = t(key, { birds: birdsObject(action.species, handCount(action.species)), row: action.row });
   return `${base}: ${effectText(previewOf(action), true)}`;
 }
 
@@ -52,7 +59,7 @@ export function layLabel(action) {
 export function effectText(seen, long) {
   const taken = (seen && seen.captured) || [];
   const parts = [];
-  if (long) parts.push(taken.length ? t("web.captures", { cards: cardsText(taken) }) : t("web.captures_nothing"));
+  if (long) parts.push(taken.length ? t("web.captures", { cards: cardsObjectText(taken) }) : t("web.captures_nothing"));
   else parts.push(taken.length ? tn("web.captures_short", taken.length) : t("web.captures_nothing"));
   if (seen && seen.refilled) parts.push(t(long ? "web.refilled" : "web.refilled_short"));
   if (seen && seen.draw_offered === true) parts.push(t(long ? "web.may_draw" : "web.may_draw_short"));
