@@ -13,14 +13,23 @@ as programs): :func:`pytest_collection_modifyitems` adds it by file and test nam
 :data:`SLOW_FILES` and :data:`SLOW_TESTS`, so the test files need no decorator.
 ``pytest -m "not slow"`` is the quick loop (see ``CONTRIBUTING.md``); plain ``pytest``
 still runs everything.
+
+The README's test command runs the tests on pytest-xdist's workers (``-n auto --dist
+worksteal``). For that, this module puts ``tmp_path`` in memory when it can
+(:func:`_temp_root_in_memory`), fills numba's cache once before the workers start
+(:func:`pytest_xdist_setupnodes`) and starts every worker on its share of the slow tests
+(:func:`slow_first_for_workers`); see ``docs/testing.md``.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import inspect
+import itertools
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -45,6 +54,31 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def _temp_root_in_memory(shm: Path = Path("/dev/shm"), least: int = 512 * 2**20) -> None:
+    """Put pytest's temporary folders (``tmp_path``) in memory, on ``/dev/shm``, if it can.
+
+    The web server's SQLite store commits with ``synchronous=FULL``: every move a test
+    plays waits for the disk (8 ms each on the development machine, 94 % of a whole game
+    played through the lobby); on a file system in memory the wait is gone and the same
+    code runs. Done when ``/dev/shm`` is a writable tmpfs with ``least`` bytes free and
+    neither ``TMPDIR`` nor ``PYTEST_DEBUG_TEMPROOT`` (pytest's own setting, set here)
+    chooses a place already; ``--basetemp`` still wins. Subprocesses inherit it.
+    """
+    if os.environ.get("TMPDIR") or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    if not hasattr(os, "statvfs"):  # Windows
+        return
+    try:
+        stats = os.statvfs(shm)
+    except OSError:
+        return
+    if stats.f_bavail * stats.f_frsize >= least and os.access(shm, os.W_OK | os.X_OK):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(shm)
+
+
+_temp_root_in_memory()
 
 TESTS = Path(__file__).resolve().parent
 """This folder, ``tests/``: the slow files and tests below are named by their paths in it."""
@@ -95,6 +129,14 @@ SLOW_TESTS: dict[str, str] = {
     "frontends/test_web_trust.py::test_finished_tables_leave_memory": (
         "plays many tables to the end"
     ),
+    "frontends/test_web_review.py::"
+    "test_the_review_tab_shows_the_chart_and_a_costly_move_as_its_player_saw_it": (
+        "drives a browser"
+    ),
+    # The kernels compiled from nothing, into an empty cache.
+    "simulation/test_warm_up.py::test_after_a_warm_up_the_first_uses_compile_nothing": (
+        "compiles every kernel"
+    ),
 }
 """Single slow tests, ``"<path under tests/>::<test>"`` (every parametrization), with why.
 
@@ -124,16 +166,81 @@ def slow_reason(item: pytest.Item) -> str | None:
         return SLOW_FILES[name]
     if name == "frontends/test_store.py" and _uses_postgres(item):
         return "needs a PostgreSQL server"
+    if "browser" in getattr(item, "fixturenames", ()):
+        return "drives a browser"  # the fixture of frontends/test_web_browser.py, imported
     test = item.nodeid.partition("::")[2].partition("[")[0]  # the parameters left out
     return SLOW_TESTS.get(f"{name}::{test}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow tests ``slow`` (see the module documentation)."""
+    """Mark the slow tests ``slow`` (see the module documentation).
+
+    In a pytest-xdist worker (``-n``), the tests are also put in the order of
+    :func:`slow_first_for_workers`.
+    """
     for item in items:
         reason = slow_reason(item)
         if reason is not None:
             item.add_marker(pytest.mark.slow(reason=reason))
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+    if os.environ.get("PYTEST_XDIST_WORKER") and workers > 1:
+        items[:] = slow_first_for_workers(items, workers)
+
+
+def slow_first_for_workers(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The collected tests in the order that starts every worker on its share of slow ones.
+
+    ``--dist worksteal`` gives each of the ``workers`` a consecutive slice of the list
+    (the first ``len // workers`` tests, then an even share of the rest, and so on), and
+    an idle worker takes the second half of the longest queue left. So each slice here
+    starts with every ``workers``-th slow test and goes on with the quick ones in their
+    order: the long tests run first, side by side, and the run ends on quick ones. Every
+    worker computes the same order from the same collection, as pytest-xdist requires.
+    """
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    quick = iter([item for item in items if item.get_closest_marker("slow") is None])
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        size = left // (workers - worker)  # as pytest-xdist's worksteal scheduler splits
+        share = slow[worker::workers]
+        ordered += share
+        ordered += itertools.islice(quick, max(0, size - len(share)))
+        left -= size
+    ordered += list(quick)
+    assert len(ordered) == len(items)
+    return ordered
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
+    """Under pytest-xdist (``-n``), fill numba's cache before the workers start.
+
+    Each worker would otherwise compile the batch kernels it needs at the same time as the
+    others: the same minute of work on every core, and numba's cache index is not safe
+    for two processes adding different signatures of one kernel at once (each file is
+    written atomically, the index is read, changed and written back without a lock). The
+    controller runs ``cuckoo-rules warm-up`` once, in a process of its own (about 3 s when
+    the cache is already warm); the workers then load the kernels. Nothing happens
+    without numba or with ``NUMBA_DISABLE_JIT`` set; a failure is left to the tests.
+    """
+    if importlib.util.find_spec("numba") is None:
+        return
+    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "cuckoo_rules.cli", "warm-up"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        outcome = "done" if done.returncode == 0 else f"failed ({done.returncode})"
+        seconds = time.monotonic() - started
+        reporter.write_line(f"numba cache warm-up for the workers: {outcome}, {seconds:.1f} s")
 
 
 def load_module(path: Path, name: str) -> ModuleType:
