@@ -129,7 +129,11 @@ def preview(state: GameState | PlayerView, action: Action) -> ActionPreview:
     if draw and refilled and piles < unseen_cards(view)[species.index] + 2:
         # The refill takes cards of the row's species until another one: the piles keep
         # a card if they hold two cards of other species, which is sure when they hold
-        # more cards than the unseen birds of that species and one more. Otherwise a
-        # state knows (it holds the piles), a view cannot.
-        draw = None if full is None else apply(full, action).phase is Phase.DRAW
+        # more cards than the unseen birds of that species and one more. A refill takes
+        # a card at least, so from one card it surely leaves none. Otherwise a state
+        # knows (it holds the piles), a view cannot.
+        if piles == 1:
+            draw = False
+        else:
+            draw = None if full is None else apply(full, action).phase is Phase.DRAW
     return ActionPreview(captured=captured or (), refilled=refilled, draw_offered=draw)

@@ -61,9 +61,6 @@ class Piles:
         """The piles of ``state``."""
         return cls(state.draw_pile, state.discard_pile, state.seed, state.shuffles, events)
 
-    def is_empty(self) -> bool:
-        return self.pos == len(self.draw) and not any(self.discard)
-
     def take(self, count: int) -> list[Species]:
         """Take up to ``count`` cards from the top, reshuffling the discard pile if needed."""
         draw, pos = self.draw, self.pos
