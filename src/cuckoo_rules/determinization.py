@@ -239,7 +239,7 @@ _last_deal_plan: tuple[PlayerView | None, Knowledge | None, DealPlan | None] = (
 # The last view checked and its unseen cards. A search determinizes one view many times
 # (ISMCTS: once per iteration); a view is immutable, so the same object need not be
 # checked again. One entry, replaced as a whole (a tuple), so threads never see half.
-_last_checked: tuple[PlayerView | None, Counts] = (None, ())
+_last_checked: tuple[object, Counts] = (object(), ())  # a first key no argument can be
 
 
 def _checked(view: PlayerView) -> Counts:

@@ -35,3 +35,17 @@ def test_a_collection_with_both_conditions_wins_by_its_seven_species() -> None:
     assert win_reason(both) == "seven_species"
     assert win_reason((3, 3, 0, 0, 0, 0, 0, 0)) == "two_triples"
     assert most_cards_winners([(1, 1), (2, 0), (0, 1)]) == (0, 1)
+
+
+def test_win_progress_counts_species_triples_and_cards() -> None:
+    from cuckoo_rules.outcome import WinProgress, win_progress
+
+    assert win_progress((0,) * 8) == WinProgress(species=0, triples=0, cards=0)
+    assert win_progress((3, 1, 0, 0, 0, 0, 0, 4)) == WinProgress(species=3, triples=2, cards=8)
+    assert win_progress((2, 2, 1, 1, 1, 1, 1, 0)) == WinProgress(species=7, triples=0, cards=9)
+
+
+def test_no_winners_share_nothing_and_shared_wins_split_equally() -> None:
+    assert winner_shares((), 3) == (0.0, 0.0, 0.0)
+    assert winner_shares((1,), 2) == (0.0, 1.0)
+    assert winner_shares((0, 1, 3), 4) == (1 / 3, 1 / 3, 0.0, 1 / 3)

@@ -14,6 +14,8 @@ import functools
 import hashlib
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 
@@ -415,3 +417,17 @@ def test_the_deal_plan_is_made_once_for_the_same_view_and_knowledge() -> None:
     again = _three_unseen()  # an equal view, another object: planned afresh, alike
     assert deal_plan(again) == plan
     assert deal_plan(again) is not plan
+
+
+def test_the_first_determinization_of_a_process_checks_its_view() -> None:
+    # The check is skipped for the view checked last; in a fresh process nothing was, so a
+    # first call with no view at all is refused as any other (ViewError, not AttributeError).
+    code = (
+        "import cuckoo_rules as cr\n"
+        "try:\n"
+        "    cr.determinize(None, 0)\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "ViewError"

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from .. import bots, terminal
-from ..errors import InvalidOptionsError
-from ..narration import LANGUAGES
+from ..errors import DecodeError, InvalidOptionsError
+from ..narration import LANGUAGES, phrase
 from ..options import MAX_PLAYERS, MIN_PLAYERS, GameOptions, OptionInfo, option_info
+from ..records import GameRecord, load_record
 from ..rng import SEED_LIMIT
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "describe_options",
     "option_flags",
     "options_from_args",
+    "read_record",
     "seed_from_args",
 ]
 
@@ -255,6 +257,18 @@ def check_seat(parser: argparse.ArgumentParser, seat: int, players: int) -> None
         parser.error(
             f"argument --seat: {seat} is not a seat of {players} players (0 to {players - 1})"
         )
+
+
+def read_record(path: str, language: str) -> GameRecord | str:
+    """The game record saved at ``path``, or why it cannot be read, in ``language``.
+
+    A record that reads but whose actions are illegal is returned: replaying it says so.
+    """
+    try:
+        with open(path, encoding="utf-8") as source:
+            return load_record(source)
+    except (OSError, DecodeError) as error:
+        return phrase("terminal.error.read", language, path=path, error=error)
 
 
 def command_failed(command: str, message: object, status: int = 1) -> int:

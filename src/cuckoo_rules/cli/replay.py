@@ -8,9 +8,7 @@ from __future__ import annotations
 import argparse
 
 from .. import terminal
-from ..errors import DecodeError
-from ..narration import phrase
-from ..records import RecordError, load_record
+from ..records import RecordError
 from .parser import (
     PROG,
     Commands,
@@ -19,6 +17,7 @@ from .parser import (
     check_seat,
     command_failed,
     console_from_args,
+    read_record,
 )
 
 __all__ = ["add_command"]
@@ -49,12 +48,9 @@ def add_command(commands: Commands) -> None:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Step through a record; an unreadable record is an error, Ctrl-C leaves quietly."""
     language: str = args.lang
-    try:
-        with open(args.record, encoding="utf-8") as source:
-            record = load_record(source)
-    except (OSError, DecodeError) as error:
-        message = phrase("terminal.error.read", language, path=args.record, error=error)
-        return command_failed("replay", message)
+    record = read_record(args.record, language)
+    if isinstance(record, str):
+        return command_failed("replay", record)
     seat: int | None = args.seat
     if seat is not None:
         check_seat(parser, seat, record.options.num_players)

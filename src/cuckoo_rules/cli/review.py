@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import DecodeError
 from ..match import BotError
 from ..narration import phrase
-from ..records import RecordError, load_record
+from ..records import RecordError
 from ..rng import SEED_LIMIT
 from ..terminal.review import COSTLIEST, review_lines
-from .parser import PROG, Commands, add_lang_argument, check_seat, command_failed
+from .parser import PROG, Commands, add_lang_argument, check_seat, command_failed, read_record
 
 __all__ = ["add_command"]
 
@@ -107,12 +106,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(f"argument --top: {args.top} is not a positive integer")
     if not 0 <= args.seed < SEED_LIMIT:
         parser.error(f"argument --seed: {args.seed} is not an integer in [0, 2**64)")
-    try:
-        with open(args.record, encoding="utf-8") as source:
-            record = load_record(source)
-    except (OSError, DecodeError) as error:
-        message = phrase("terminal.error.read", language, path=args.record, error=error)
-        return command_failed("review", message)
+    record = read_record(args.record, language)
+    if isinstance(record, str):
+        return command_failed("review", record)
     seat: int | None = args.seat
     if seat is not None:
         check_seat(parser, seat, record.options.num_players)

@@ -220,7 +220,7 @@ def _lay(state: GameState, species: Species, row_index: int, side: Side, piles: 
         absent,
         options.optional_draw_if_adjacent,
         options.round_end_timing == "immediate" and not any(new_hand),
-        piles.pos != len(piles.draw) or any(piles.discard),  # not piles.is_empty(), inline
+        piles.pos != len(piles.draw) or any(piles.discard),  # the piles are not both empty
     )
     if follows == END_TURN:
         return _end_turn(state, hands, known_hands, state.collections, rows, piles)
