@@ -102,8 +102,8 @@ __all__ = [
 DEFAULT_REVIEW_SIMULATIONS = 300
 """The default budget of :func:`review`: the simulations of each legal action of a decision.
 
-Chosen so that a whole two-player game reviews in about a minute on a 2-core machine
-(see ``docs/review.md`` for the timings)."""
+A whole two-player game of 54 moves reviews in 6 s on a quiet 2-core machine (in about
+a minute when other programs load its cores; see ``docs/review.md`` for the timings)."""
 
 MAX_REVIEW_SIMULATIONS = MAX_BUDGET // NUM_DISTINCT_ACTIONS
 """The most simulations of each action a review takes (the expert's most per decision,

@@ -36,8 +36,8 @@ def add_command(commands: Commands) -> None:
             "estimated from what everyone sees) and the moves that cost it the most, each "
             "with the move the expert thinks better and the difference in percentage "
             "points (judged from what that seat knew then). Needs the batch extra: pip "
-            "install 'cuckoo-rules[batch]'. A 2-player game takes about a minute at the "
-            "default budget."
+            "install 'cuckoo-rules[batch]'. A 2-player game takes a few seconds at the "
+            "default budget on a quiet machine, once the kernels are compiled."
         ),
         epilog=f"example: {PROG} review game.json --seat 0 --lang de",
     )
@@ -50,7 +50,7 @@ def add_command(commands: Commands) -> None:
         type=int,
         metavar="N",
         help="the expert's simulations of each legal action of a decision (default: the "
-        "library's DEFAULT_REVIEW_SIMULATIONS, about a minute for a 2-player game); fewer "
+        "library's DEFAULT_REVIEW_SIMULATIONS); fewer "
         "is faster and rougher",
     )
     review.add_argument(
