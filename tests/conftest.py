@@ -133,9 +133,9 @@ SLOW_TESTS: dict[str, str] = {
     "test_the_review_tab_shows_the_chart_and_a_costly_move_as_its_player_saw_it": (
         "drives a browser"
     ),
-    # The kernels compiled from nothing, into an empty cache.
+    # Every kernel warmed up: compiled, when numba's cache is cold.
     "simulation/test_warm_up.py::test_after_a_warm_up_the_first_uses_compile_nothing": (
-        "compiles every kernel"
+        "warms every kernel up"
     ),
 }
 """Single slow tests, ``"<path under tests/>::<test>"`` (every parametrization), with why.

@@ -156,6 +156,23 @@ def _plus(a: Counts, b: Counts) -> Counts:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
+def _discard_hands(discards: Counts, event: RoundEnded, seats: int) -> Counts:
+    """``discards`` plus every hand of ``event`` (its known part where it is hidden)."""
+    if len(event.hands) != seats or len(event.known_hands) != seats:
+        raise ViewError(
+            f"RoundEnded: {len(event.hands)} hands and {len(event.known_hands)} known hands "
+            f"for the {seats} seats of this knowledge"
+        )
+    for seat, (hand, known) in enumerate(zip(event.hands, event.known_hands, strict=True)):
+        field, counts = ("known_hands", known) if hand is None else ("hands", hand)
+        if len(counts) != NUM_SPECIES:
+            raise ViewError(
+                f"RoundEnded: {field}[{seat}] has {len(counts)} counts, not {NUM_SPECIES}"
+            )
+        discards = _plus(discards, counts)
+    return discards
+
+
 def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> Knowledge:
     """Return ``knowledge`` updated with ``events``, as ``viewer`` saw them.
 
@@ -166,7 +183,10 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
     they show. The result is sound: the true state always agrees with it.
 
     Raises:
-        ViewError: If an event names a seat the knowledge does not have.
+        ViewError: If an event names a seat the knowledge does not have, or a
+            :class:`~cuckoo_rules.RoundEnded` does not hold one hand of eight counts
+            per seat, or a :class:`~cuckoo_rules.GameStarted` discards what is not
+            eight counts.
     """
     limits = list(knowledge.hidden_limits)
     discards = knowledge.known_discards
@@ -183,12 +203,12 @@ def learn(knowledge: Knowledge, events: Iterable[Event], viewer: int | None) -> 
                 if event.player != viewer:
                     limits[event.player] = _capped(limits[event.player], event.count)
             elif type(event) is RoundEnded:  # every hand goes to the discard pile
-                for hand, known in zip(event.hands, event.known_hands, strict=True):
-                    discards = _plus(discards, known if hand is None else hand)
+                discards = _discard_hands(discards, event, len(limits))
             elif type(event) is Dealt:
                 limits = [DECK_COUNTS] * len(limits)
             elif type(event) is GameStarted:  # a new game: what Knowledge.at_setup knows
                 limits = [DECK_COUNTS] * len(event.hand_sizes)
+                _check_counts(event.discarded, "GameStarted: discarded")
                 discards = event.discarded
             elif type(event) is Reshuffled:
                 discards = EMPTY_COUNTS

@@ -518,7 +518,9 @@ IDLE = """
 
 def check_layout(page: Page, width: int) -> None:
     """Nothing wider than the window; every row on one line, its ends inside the table."""
-    page.wait_for_function(IDLE)  # the moves shown, the cards in their places
+    # The moves shown, the cards in their places: bots' moves are animated one by one,
+    # so a few of them in a row may take longer than one step on a busy machine.
+    page.wait_for_function(IDLE, timeout=4 * STEP_MS)
     assert page_width(page) <= width
     wrong = page.evaluate(ROWS_ON_ONE_LINE)
     assert wrong == [], json.dumps(wrong)
@@ -636,7 +638,7 @@ def test_two_people_play_a_whole_game_by_clicking_then_a_rematch(
         guest.wait_for_selector("#players .player.me[data-seat='1']")
         assert token_of(guest) == guest_token  # the same token, at the new table
         for page in (host, guest):
-            assert page.locator("#gameover").is_hidden()
+            page.locator("#gameover").wait_for(state="hidden")  # at the next render
             assert page.locator("#players .player-name").all_inner_texts() == ["Ada", "Bob"]
         mover = to_act(host, guest)
         assert mover is not None

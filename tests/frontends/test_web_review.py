@@ -76,6 +76,17 @@ async def new_table(client: httpx.AsyncClient, seed: int = 0) -> tuple[str, str]
     return response.json()["table"], response.json()["tokens"]["0"]
 
 
+async def human_to_act(client: httpx.AsyncClient, table: str, token: str) -> int:
+    """Wait until seat 0 may act; the move number then."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        document = (await client.get(f"/api/tables/{table}", headers=bearer(token))).json()
+        if document["legal_actions"]:
+            return int(document["move"])
+        assert time.monotonic() < deadline, "seat 0 never got its turn"
+        await asyncio.sleep(0.005)
+
+
 async def finish(client: httpx.AsyncClient, table: str, token: str) -> dict[str, Any]:
     """Play seat 0's first legal action until the game is over; the last document."""
     url = f"/api/tables/{table}"
@@ -303,10 +314,13 @@ def test_a_game_in_progress_has_no_review(monkeypatch: pytest.MonkeyPatch, tmp_p
         reviews = server.app.state.api.reviews
         reviews.work = SlowReviews(0.0)
 
-        async def main() -> list[httpx.Response]:
+        async def main() -> tuple[int, list[httpx.Response]]:
             async with client_of(server.url) as client:
                 table, token = await new_table(client)
-                return [
+                # Seat 0's turn (the bot's first move, if it deals, is made), so the move
+                # number stays as it is while the requests are answered.
+                move = await human_to_act(client, table, token)
+                return move, [
                     await client.post(f"/api/tables/{table}/review", headers=bearer(token)),
                     await client.post(f"/api/tables/{table}/review"),
                     await client.get(f"/api/tables/{table}/review", headers=bearer(token)),
@@ -318,13 +332,13 @@ def test_a_game_in_progress_has_no_review(monkeypatch: pytest.MonkeyPatch, tmp_p
                     ),
                 ]
 
-        answers = asyncio.run(main())
+        move, answers = asyncio.run(main())
         assert [answer.status_code for answer in answers] == [409, 409, 409, 400, 404, 409, 409]
         assert "not over" in answers[0].json()["error"]
         # In the request's language, as every error with a phrase.
         assert answers[5].json()["error"].startswith("das Spiel ist nicht vorbei")
         assert answers[6].json()["error"].startswith("игра не окончена")
-        assert answers[0].json()["move"] == 0
+        assert answers[0].json()["move"] == move
         assert reviews.work.order == []
         assert reviews.find(answers[0].url.path.split("/")[3]) is None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 import cuckoo_rules as cr
@@ -264,26 +265,75 @@ def test_learning_from_a_real_game_matches_the_state() -> None:
     assert state.hands[0][toucan] == 0
 
 
-def test_a_round_end_with_a_hand_that_is_not_eight_counts_is_refused() -> None:
-    """A malformed event (nine counts) is not cut to eight and learned."""
-    event = RoundEnded(
-        round=1,
-        player=0,
-        hand_sizes=(0, 2),
-        hands=(None, (*counts(duck=2), 0)),
-        known_hands=(EMPTY_COUNTS, EMPTY_COUNTS),
-    )
-    with pytest.raises(ValueError, match="zip"):
+@pytest.mark.parametrize(
+    ("hands", "known_hands", "message"),
+    [
+        (
+            (None, (*counts(duck=2), 0)),
+            (EMPTY_COUNTS, EMPTY_COUNTS),
+            "RoundEnded: hands[1] has 9 counts, not 8",
+        ),
+        (
+            (None, counts(duck=2)[:7]),
+            (EMPTY_COUNTS, EMPTY_COUNTS),
+            "RoundEnded: hands[1] has 7 counts, not 8",
+        ),
+        (
+            (None, None),
+            (EMPTY_COUNTS[:7], EMPTY_COUNTS),
+            "RoundEnded: known_hands[0] has 7 counts, not 8",
+        ),
+        (
+            (counts(duck=2), None),
+            (EMPTY_COUNTS[:7], EMPTY_COUNTS),  # the known part of a hand seen whole is unused
+            None,
+        ),
+    ],
+)
+def test_a_round_end_with_a_hand_that_is_not_eight_counts_is_refused(
+    hands: tuple[cr.Counts | None, ...], known_hands: tuple[cr.Counts, ...], message: str | None
+) -> None:
+    """A malformed event is not cut or padded to eight counts and learned."""
+    event = RoundEnded(round=1, player=0, hand_sizes=(2, 0), hands=hands, known_hands=known_hands)
+    if message is None:
+        assert learn(Knowledge.start(2), [event], 0).known_discards == counts(duck=2)
+        return
+    with pytest.raises(cr.ViewError) as info:
         learn(Knowledge.start(2), [event], None)
+    assert str(info.value) == message
 
 
-def test_a_round_end_with_fewer_known_hands_than_hands_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("seats", "hands", "known"),
+    [(2, 3, 2), (2, 2, 3), (2, 3, 3), (3, 2, 2)],
+)
+def test_a_round_end_without_one_hand_per_seat_is_refused(
+    seats: int, hands: int, known: int
+) -> None:
     event = RoundEnded(
         round=1,
         player=0,
-        hand_sizes=(0, 2, 1),
-        hands=(None, None, None),
-        known_hands=(EMPTY_COUNTS, counts(duck=1)),
+        hand_sizes=(0, 2, 1)[:hands],
+        hands=(None,) * hands,
+        known_hands=(EMPTY_COUNTS,) * known,
     )
-    with pytest.raises(ValueError, match="zip"):
-        learn(Knowledge.start(3), [event], None)
+    with pytest.raises(cr.ViewError) as info:
+        learn(Knowledge.start(seats), [event], None)
+    assert str(info.value) == (
+        f"RoundEnded: {hands} hands and {known} known hands for the {seats} seats of this knowledge"
+    )
+
+
+def test_a_game_start_discarding_what_is_not_eight_counts_is_refused() -> None:
+    """Before any later event adds to it (a round end would fail on other words)."""
+    state = cr.new_game(cr.GameOptions(num_players=2), 5)
+    started = cr.events.GameStarted.of(state)
+    malformed = attrs.evolve(started, discarded=(*started.discarded, 0))
+    ended = RoundEnded(
+        round=1, player=0, hand_sizes=(0, 0), hands=(None, None), known_hands=(EMPTY_COUNTS,) * 2
+    )
+    with pytest.raises(cr.ViewError) as info:
+        learn(Knowledge.start(2), [malformed, ended], None)
+    assert str(info.value) == (
+        f"GameStarted: discarded: expected 8 non-negative integers, got {malformed.discarded!r}"
+    )

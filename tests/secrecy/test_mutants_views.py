@@ -185,6 +185,34 @@ def _three_seats(viewer: int | None) -> cr.PlayerView:
     return cr.observe(cr.new_game(cr.GameOptions(num_players=3), 42), viewer)
 
 
+@pytest.mark.parametrize("viewer", [-1, 3, 7])
+def test_a_viewer_that_is_no_seat_is_refused(viewer: int) -> None:
+    view = attrs.evolve(_three_seats(1), viewer=viewer)
+    with pytest.raises(cr.ViewError) as info:
+        check_view_consistency(view)
+    assert str(info.value) == f"viewer: {viewer} is out of range (at least 0 and at most 2)"
+
+
+@pytest.mark.parametrize("phase", list(cr.Phase))
+@pytest.mark.parametrize("current", [-1, 3])
+def test_a_player_to_act_that_is_no_seat_is_refused_in_every_phase(
+    phase: cr.Phase, current: int
+) -> None:
+    """Even where no rule of the phase needs the acting seat (a game over)."""
+    view = attrs.evolve(_three_seats(None), phase=phase, current_player=current)
+    with pytest.raises(cr.ViewError) as info:
+        check_view_consistency(view)
+    assert (
+        str(info.value) == f"current_player: {current} is out of range (at least 0 and at most 2)"
+    )
+
+
+def test_the_last_seat_may_view_and_act() -> None:
+    view = _three_seats(2)
+    assert view.current_player == 2
+    assert check_view_consistency(view) == unseen_cards(view)
+
+
 def test_a_spectator_view_with_a_hand_is_refused() -> None:
     view = attrs.evolve(_three_seats(None), hand=_three_seats(1).hand)
     with pytest.raises(cr.ViewError) as info:
@@ -326,7 +354,7 @@ def test_unseen_cards_of_a_seat_view_without_a_hand_count_no_hand() -> None:
 
 @pytest.mark.parametrize("viewer", [-1, 2, 3])
 def test_unseen_cards_of_a_view_whose_viewer_is_no_seat_count_no_own_hand(viewer: int) -> None:
-    """A malformed viewer (the check assumes seats in range) is no seat: -1 is not the last."""
+    """A malformed viewer (the check refuses it) is no seat: -1 is not the last."""
     state = builders.build(hands=[{"owl": 2}, {"magpie": 2}], known_hands=[{}, {"magpie": 1}])
     seat_1 = cr.observe(state, 1)
     view = attrs.evolve(seat_1, viewer=viewer)
