@@ -212,33 +212,70 @@ def slow_first_for_workers(items: list[pytest.Item], workers: int) -> list[pytes
     return ordered
 
 
+def workers_for(cores: int) -> int:
+    """The workers ``-n auto`` starts: two per core the process may use, at most 16.
+
+    Many tests wait more than they compute (a browser drawing, a server answering, a
+    pseudo-terminal, PostgreSQL committing): with one worker per core the cores were
+    idle a third of the time (CPU 133 % of the 200 % two cores give); two per core keep
+    them busy (the README's test command 8 min 39 s -> 6 min 51 s on the 2-core
+    development machine, quiet, numba's cache warm).
+    """
+    return max(1, min(16, 2 * cores))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: :func:`workers_for` the cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        cores = len(os.sched_getaffinity(0))
+    else:  # pragma: no cover - macOS, Windows
+        cores = os.cpu_count() or 1
+    return workers_for(cores)
+
+
+WARM_UP_JOBS: tuple[tuple[str, ...], ...] = (("--only", "batch"), ("--only", "expert"))
+"""The processes that fill numba's cache before the workers start, side by side.
+
+The ``vector`` path's kernels are among ``batch``'s; the two processes compile no kernel
+in common (each compiles the small helpers it needs), and a kernel's cache index is
+locked while it is compiled or loaded (:mod:`cuckoo_rules.batch._jit`), so they could.
+"""
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
     """Under pytest-xdist (``-n``), fill numba's cache before the workers start.
 
-    Each worker would otherwise compile the batch kernels it needs at the same time as the
-    others: the same minute of work on every core, and numba's cache index is not safe
-    for two processes adding different signatures of one kernel at once (each file is
-    written atomically, the index is read, changed and written back without a lock). The
-    controller runs ``cuckoo-rules warm-up`` once, in a process of its own (about 3 s when
-    the cache is already warm); the workers then load the kernels. Nothing happens
-    without numba or with ``NUMBA_DISABLE_JIT`` set; a failure is left to the tests.
+    Each worker would otherwise start its tests and compile the batch kernels it needs
+    as they come, while the others wait for that kernel's cache index (only the first
+    compiles it) or compile others: the timed tests of the expert's hints and the web
+    server's bots would then measure compiling. The controller runs ``cuckoo-rules
+    warm-up`` once, in two processes side by side (:data:`WARM_UP_JOBS`; about 3 s when
+    the cache is already warm, 44 s when it is empty against 67 s in one process, on the
+    quiet 2-core development machine); the workers
+    then load the kernels. Nothing happens without numba or with ``NUMBA_DISABLE_JIT``
+    set; a failure is left to the tests.
     """
     if importlib.util.find_spec("numba") is None:
         return
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "cuckoo_rules.cli", "warm-up"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cuckoo_rules.cli", "warm-up", *job],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for job in WARM_UP_JOBS
+    ]
+    codes = [process.wait() for process in processes]
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        outcome = "done" if done.returncode == 0 else f"failed ({done.returncode})"
+        failed = [code for code in codes if code != 0]
+        outcome = "done" if not failed else f"failed ({failed[0]})"
         seconds = time.monotonic() - started
         reporter.write_line(f"numba cache warm-up for the workers: {outcome}, {seconds:.1f} s")
 

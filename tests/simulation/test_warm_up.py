@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -122,6 +123,61 @@ def test_a_small_batch_runs_the_serial_variant_and_both_fill_alike(tmp_path: Pat
         assert parallel.signatures
         kernels.fill(small)  # the parallel variant, compiled now, runs small batches too
         assert small.tolist() == [0, 2, 4]
+
+
+TOGETHER = """
+import json, sys, time
+from pathlib import Path
+
+import numpy as np
+from cuckoo_rules.batch import _jit
+
+module, ready, go = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+sys.path.insert(0, str(Path(module).parent))
+kernels = __import__(Path(module).stem)
+ready.touch()
+while not go.exists():
+    time.sleep(0.001)
+out = np.zeros(8, dtype=np.int64)
+kernels.fill.variants[0](out)
+print(json.dumps([_jit.compiles(), out.tolist()]))
+"""
+
+
+@needs_jit
+def test_processes_starting_together_compile_a_kernel_once(tmp_path: Path) -> None:
+    """The second waits on the cache index's lock, then loads what the first saved."""
+    module = tmp_path / f"toy_kernels_{abs(hash(tmp_path))}.py"
+    module.write_text(textwrap.dedent(TOY))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONWARNINGS="ignore")
+    go = tmp_path / "go"
+    readies = [tmp_path / f"ready{n}" for n in range(2)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", TOGETHER, str(module), str(ready), str(go)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for ready in readies
+    ]
+    try:
+        while not all(ready.exists() for ready in readies):
+            assert all(process.poll() is None for process in processes)
+            time.sleep(0.01)
+        go.touch()  # both compile now
+        outputs = [process.communicate(timeout=300) for process in processes]
+    finally:
+        for process in processes:
+            process.kill()
+    results = []
+    for process, (out, err) in zip(processes, outputs, strict=True):
+        assert process.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    assert sorted(compiled for compiled, _ in results) == [0, 1]  # once, then loaded
+    assert [filled for _, filled in results] == [[2 * b for b in range(8)]] * 2
+    assert list((tmp_path / "cache").rglob("*.nbi.lock"))  # the lock beside the index
 
 
 @needs_jit

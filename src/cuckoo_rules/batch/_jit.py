@@ -26,6 +26,12 @@ that a kernel is not compiled again for every constant it is called with. A kern
 games (:data:`pjit`, :data:`pjit_each`) has a serial variant besides its parallel one,
 for the calls one thread runs: it compiles in a fraction of the time.
 
+**Several processes.** A kernel called from Python is compiled, or loaded, holding a
+lock on its cache index (a ``.lock`` file beside it, ``fcntl.flock``; none where
+``fcntl`` is missing, on Windows): processes that start together (a tournament's workers,
+a server's, a test run's) compile each kernel once, the others load it once it is saved,
+and no process overwrites the entry another has just added to the index.
+
 **Progress.** A kernel whose compiling takes more than :data:`PROGRESS_AFTER` seconds
 says so through the :mod:`logging` logger ``cuckoo_rules.batch`` at level ``INFO``
 (silent unless an application shows that level: the command line does), and again with
@@ -34,12 +40,14 @@ the time it took.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -181,6 +189,39 @@ def _compile(dispatcher: Any, sig: Any, compile_: Callable[[Any], Any]) -> Any:
             progress.stop()
 
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def _index_locked(dispatcher: Any) -> Iterator[None]:
+    """Hold an exclusive lock on ``dispatcher``'s cache index, shared by every process.
+
+    Nothing is locked where there is no cache file, no ``fcntl`` or no writable place
+    for the lock: then numba alone decides, as without this lock.
+    """
+    index = getattr(
+        getattr(getattr(dispatcher, "_cache", None), "_cache_file", None), "_index_path", None
+    )
+    handle = None
+    if fcntl is not None and isinstance(index, str):
+        try:
+            os.makedirs(os.path.dirname(index), exist_ok=True)
+            handle = open(index + ".lock", "a")  # noqa: SIM115  # held until the end
+        except OSError:
+            handle = None
+    if handle is None:
+        yield
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # closing releases the lock
+
+
 def compiles() -> int:
     """How many kernels called from Python numba has compiled in this process.
 
@@ -219,11 +260,13 @@ def _kernel_class() -> type | None:
         from numba.core.caching import FunctionCache
         from numba.core.compiler_lock import global_compiler_lock
         from numba.core.registry import CPUDispatcher
+        from numba.core.sigutils import normalize_signature
     except ImportError:  # pragma: no cover - depends on numba's version
         return None
     if not hasattr(FunctionCache, "_index_key"):  # pragma: no cover - likewise
         return None
     unliteral: Any = types.unliteral
+    normalize: Any = normalize_signature
     register: Any = event.register
 
     class KernelCache(FunctionCache):  # type: ignore[misc,unused-ignore]  # numba's types vary
@@ -246,7 +289,10 @@ def _kernel_class() -> type | None:
 
         def compile(self, sig: Any) -> Any:
             with global_compiler_lock:
-                return _compile(self, sig, super().compile)
+                if _Compiling.depth or tuple(normalize(sig)[0]) in self.overloads:
+                    return _compile(self, sig, super().compile)
+                with _index_locked(self):  # another process may be compiling it
+                    return _compile(self, sig, super().compile)
 
     class Started(event.Listener):  # type: ignore[misc,unused-ignore]  # likewise
         def on_start(self, ev: Any) -> None:
