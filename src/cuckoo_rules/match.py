@@ -28,8 +28,9 @@ match in which no bot is informed and no event log is kept never computes events
 the next one, which is also the number of actions taken. Events are numbered from 0 in
 one sequence for every seat, the events of each action as :func:`~cuckoo_rules.step`
 reports them; the setup, :class:`~cuckoo_rules.GameStarted`, is told to the bots, and is
-event 0 of a match made with ``log_setup=True`` (a front end that narrates the events then
-tells the deal; without it the first view shows the deal). :meth:`Match.events` gives the
+event 0 (so a front end that narrates the events tells the deal too), unless the match is
+made with ``log_setup=False`` (then the first view shows the deal, and event 0 is the
+first action's, as the web server numbers them). :meth:`Match.events` gives the
 events from a number on, redacted for a seat, and :attr:`Match.event_count` is the number
 of the next one.
 
@@ -137,8 +138,9 @@ class Match:
             simulations) events are computed only for the bots that are informed.
         log_setup: Begin the log with the setup, a :class:`~cuckoo_rules.GameStarted`
             (event 0, each seat seeing its own hand in it), so that a front end that
-            narrates what :meth:`events` gives tells the deal too; without it the log
-            begins with the first action's events, as the web server's numbering does.
+            narrates what :meth:`events` gives tells the deal too (the default); with
+            ``False`` the log begins with the first action's events, as the web
+            server's numbering does.
         on_action: Called as ``on_action(move, action)`` with each legal action before
             the match takes it, for example to store it; if it raises, the match does
             not change and the exception propagates.
@@ -180,7 +182,7 @@ class Match:
         *,
         names: Sequence[str] | None = None,
         keep_events: bool = True,
-        log_setup: bool = False,
+        log_setup: bool = True,
         on_action: Callable[[int, Action], None] | None = None,
     ) -> None:
         state = new_game(options, seed)
@@ -232,7 +234,7 @@ class Match:
         *,
         names: Sequence[str] | None = None,
         keep_events: bool = True,
-        log_setup: bool = False,
+        log_setup: bool = True,
         on_action: Callable[[int, Action], None] | None = None,
     ) -> Match:
         """Rebuild a match from a record, to go on with it (a saved game resumed).

@@ -372,7 +372,9 @@ def test_a_slow_client_is_dropped_within_the_time_limit(tmp_path: Path) -> None:
                 answer = read_until_closed(sock, 5.0)
                 took = time.monotonic() - start
                 print(f"{case}: dropped after {took:.2f} s")
-                assert 0.9 <= took < 2.5, (case, took)
+                # Dropped by the server after its 1 s, not by this client's 5 s (a busy
+                # machine may be late by a second or two).
+                assert 0.9 <= took < 4.5, (case, took)
                 assert answer.startswith(b"HTTP/1.1 408 "), (case, answer)
                 assert b"x-frame-options: DENY" in answer.lower().replace(b"deny", b"DENY")
         # A client slow within the limits is answered, on the same connection twice.

@@ -275,8 +275,9 @@ def test_http_server_shows_each_seat_its_view(server: Any) -> None:
         status, game = request(f"{url}/game", token)
         assert status == 200
         assert game["view"] == cr.encode_view(cr.observe(state, seat))
-        assert game["events"] == []
-        assert game["next_event"] == 0
+        setup = cr.visible_events((cr.events.GameStarted.of(state),), seat)
+        assert game["events"] == [cr.encode_event(event) for event in setup]  # the deal
+        assert game["next_event"] == 1
         expected = cr.legal_actions(state) if seat == state.current_player else ()
         assert game["legal_actions"] == [cr.encode_action(a) for a in expected]
     status, game = request(f"{url}/game?token=bob")
@@ -341,8 +342,10 @@ def test_http_server_plays_a_whole_game_without_leaking(server: Any) -> None:
     final = server.table.match.state
     assert final.is_over
     assert games[0]["view"]["winners"] == list(final.winners)
+    record = server.table.match.record()
     everything = [
-        e for _, events in cr.records.replay_steps(server.table.match.record()) for e in events
+        cr.events.GameStarted.of(cr.new_game(record.options, record.seed)),
+        *(e for _, events in cr.records.replay_steps(record) for e in events),
     ]
     for seat in (0, 1):
         assert len(seen[seat]) == len(everything)

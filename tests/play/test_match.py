@@ -124,9 +124,11 @@ def test_a_match_plays_the_engines_game_and_keeps_its_record() -> None:
     assert not match.bot_to_act
     assert match.play_bot() is None
     assert match.play_bots() == 0
-    # The log holds the events of every action, in one numbering for all seats.
+    # The log holds the setup and the events of every action, in one numbering for all
+    # seats.
     steps = list(cr.records.replay_steps(record))
-    full = tuple(event for _, events in steps for event in events)
+    setup = cr.events.GameStarted.of(cr.new_game(options, 11))
+    full = (setup, *(event for _, events in steps for event in events))
     assert match.event_count == len(full)
     for seat in (0, 1, None):
         assert match.events(seat) == cr.visible_events(full, seat)
@@ -135,13 +137,13 @@ def test_a_match_plays_the_engines_game_and_keeps_its_record() -> None:
         assert match.events(seat, match.event_count) == ()
 
 
-def test_a_match_that_logs_its_setup_tells_the_deal_to_a_follower_of_its_events() -> None:
+def test_a_match_tells_the_deal_to_a_follower_of_its_events() -> None:
     options = cr.GameOptions(num_players=3)
     state = cr.new_game(options, 11)
     setup = cr.events.GameStarted.of(state)
     names = ["ann", "bob", "cy"]
     seats: list[Bot | None] = [None, cr.bots.GreedyBot(seed=1), cr.bots.RandomBot(seed=2)]
-    match = Match(options, 11, seats, names=names, log_setup=True)
+    match = Match(options, 11, seats, names=names)  # log_setup=True: the default
     assert match.event_count == 1
     for seat in (0, 1, None):
         assert match.events(seat) == cr.visible_events((setup,), seat)
@@ -155,9 +157,10 @@ def test_a_match_that_logs_its_setup_tells_the_deal_to_a_follower_of_its_events(
     for seat in (0, 2, None):
         assert match.events(seat) == cr.visible_events(full, seat)
         assert match.events(seat, 1) == cr.visible_events(full[1:], seat)
-    plain = Match.from_record(match.record(), [None] * 3)  # the default log: actions only
+    plain = Match.from_record(match.record(), [None] * 3, log_setup=False)  # actions only
     assert plain.events(0) == match.events(0, 1)
-    again = Match.from_record(match.record(), [None] * 3, log_setup=True)
+    assert plain.event_count == match.event_count - 1
+    again = Match.from_record(match.record(), [None] * 3)
     assert again.events(0) == match.events(0)
     assert again.knowledge(0) == plain.knowledge(0)
     without_log = Match(options, 11, [None] * 3, keep_events=False, log_setup=True)
@@ -266,8 +269,10 @@ def test_a_match_refuses_bad_seats() -> None:
         Match.from_record(cr.GameRecord(options, 1, ()), [spec, None, None])
     with pytest.raises(cr.bots.BotError, match=r"seats\[0\]: expected a bot .* got 3 \(int\)"):
         cr.bots.play_game(options, 1, [3, plain, plain])  # type: ignore[list-item]
+    with pytest.raises(MatchError, match="after: expected an event number from 0 to 1"):
+        Match(options, 1, [None] * 3).events(None, 2)
     with pytest.raises(MatchError, match="after: expected an event number from 0 to 0"):
-        Match(options, 1, [None] * 3).events(None, 1)
+        Match(options, 1, [None] * 3, log_setup=False).events(None, 1)
     with pytest.raises(MatchError, match="keeps no event log"):
         Match(options, 1, [None] * 3, keep_events=False).events(None)
 

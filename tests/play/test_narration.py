@@ -630,6 +630,8 @@ def public_species(event: cr.Event) -> set[cr.Species]:
             shown.add(value)
         elif isinstance(value, tuple):
             shown.update(value)
+    if isinstance(event, cr.events.GameStarted):  # set aside face up: everyone saw them
+        shown.update(s for s in cr.SPECIES if event.discarded[s.index])
     return shown
 
 
@@ -650,7 +652,7 @@ def played(options: cr.GameOptions, seed: int) -> tuple[cr.Match, list[cr.Event]
     rng = random.Random(seed)
     match = cr.Match(options, seed, [None] * options.num_players, names=None)
     state = match.state
-    full: list[cr.Event] = []
+    full: list[cr.Event] = [cr.events.GameStarted.of(state)]  # the log's event 0
     while not match.is_over:
         seat = match.view(None).current_player
         action = rng.choice(match.legal_actions(seat))

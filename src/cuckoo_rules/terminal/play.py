@@ -361,11 +361,11 @@ def play_interactive(
         )
     seats = [None if s == seat else bots[s] for s in range(options.num_players)]
     if resume is None:
-        match = Match(options, seed, seats, names=names, log_setup=True)
+        match = Match(options, seed, seats, names=names)
     else:
         if (resume.options, resume.seed) != (options, seed):
             raise MatchError("resume: the record is of another game (its options or seed differ)")
-        match = Match.from_record(resume, seats, names=names, log_setup=True)
+        match = Match.from_record(resume, seats, names=names)
     meta = Metadata(players=tuple(names)) if names else Metadata()
     table = _Table(match, seat, console, tuple(names) if names else _seat_names(match))
     language = console.language

@@ -37,7 +37,7 @@ def _replay_steps(record: GameRecord, viewer: int | None) -> list[_Step]:
         RecordError: At the first action that is not legal.
     """
     n = record.options.num_players
-    match = Match(record.options, record.seed, [None] * n, log_setup=True)
+    match = Match(record.options, record.seed, [None] * n)
     setup = match.events(viewer)  # the deal, event 0
     known = learn(Knowledge.start(n), setup, viewer)
     steps = [_Step(match.view(viewer), setup, known)]

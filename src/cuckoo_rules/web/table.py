@@ -158,6 +158,7 @@ class Table(TableSeats):
             GameRecord(setup.options, setup.seed, actions),
             seats,
             names=self.names,
+            log_setup=False,  # the API numbers events from the first action's
             on_action=self._commit,
         )
         self.commitment = None if setup.salt is None else deal_commitment(setup.seed, setup.salt)
