@@ -90,7 +90,9 @@ def determinize(
         ViewError: If the view is inconsistent (see
             :func:`~cuckoo_rules.views.check_view_consistency`: for example its hidden
             cards do not add up, or a public flock phase is impossible; the message is the
-            one :func:`~cuckoo_rules.decode_view` gives), or ``knowledge`` does not fit it.
+            one :func:`~cuckoo_rules.decode_view` gives), or ``knowledge`` does not fit it,
+            or (``"no determinization found"``) 10,000 attempts of the card-by-card deal
+            found no hands within the limits.
 
     Example:
         >>> from cuckoo_rules import GameOptions, new_game, observe
@@ -200,15 +202,11 @@ def _plan(view: PlayerView, knowledge: Knowledge | None) -> _Plan:
         unseen = tuple(map(operator.sub, unseen, discards))
     # In species order, at C speed (a fresh view is planned at every determinization).
     pool = tuple(chain.from_iterable(map(repeat, SPECIES, unseen)))
-    viewer, hand_sizes, known_hands = view.viewer, view.hand_sizes, view.known_hands
-    if type(viewer) is int and 0 <= viewer < n == len(hand_sizes) == len(known_hands):
-        hidden_list = list(map(operator.sub, hand_sizes, map(sum, known_hands)))
-        hidden_list[viewer] = 0
-        hidden = tuple(hidden_list)
-    else:  # a spectator (or fields the check does not cover), seat by seat
-        hidden = tuple(
-            0 if seat == viewer else hand_sizes[seat] - sum(known_hands[seat]) for seat in range(n)
-        )
+    # The hidden part of each hand (the check made one entry per seat, the viewer a seat).
+    hidden_list = list(map(operator.sub, view.hand_sizes, map(sum, view.known_hands)))
+    if view.viewer is not None:  # its own hand is no secret to it
+        hidden_list[view.viewer] = 0
+    hidden = tuple(hidden_list)
     # The view is consistent and the known discards fit it: the pool fills the hidden places.
     assert len(pool) == sum(hidden) + view.draw_pile_size + view.discard_pile_size - sum(discards)
     must_flock = (

@@ -230,10 +230,11 @@ def check_view_consistency(view: PlayerView) -> Counts:
     This is the one check of a view: :func:`~cuckoo_rules.decode_view` makes it once
     the fields are read (and raises its message as a
     :class:`~cuckoo_rules.DecodeError`), and :func:`~cuckoo_rules.determinize` makes it
-    before it deals. It assumes each field well formed on its own (the right types, one
-    entry per seat), as :func:`~cuckoo_rules.observe` and
-    :func:`~cuckoo_rules.decode_view` make them, and checks the fields against each
-    other: the viewer and the player to act are seats of the game; the viewer's hand
+    before it deals. It assumes each field well formed on its own (the right types), as
+    :func:`~cuckoo_rules.observe` and :func:`~cuckoo_rules.decode_view` make them, and
+    checks the fields against each other: one entry per player in ``hand_sizes``,
+    ``known_hands`` and ``collections``; the viewer and the player to act are seats of
+    the game; the viewer's hand
     has its size and holds its known cards; no seat has more cards known than it
     holds; no species has more cards in sight than the game has, and
     the unseen cards fill the hidden places exactly; the phase fits the hands and the
@@ -266,7 +267,15 @@ def check_view_consistency(view: PlayerView) -> Counts:
         raise ViewError(f"view: expected a PlayerView, got {type(view).__name__}")
     viewer, hand, hand_sizes = view.viewer, view.hand, view.hand_sizes
     known_hands = view.known_hands
-    last = len(hand_sizes) - 1
+    seats = view.options.num_players
+    for name, per_seat in (
+        ("hand_sizes", hand_sizes),
+        ("known_hands", known_hands),
+        ("collections", view.collections),
+    ):
+        if len(per_seat) != seats:
+            raise ViewError(f"{name}: {len(per_seat)} entries for the {seats} players")
+    last = seats - 1
     for name, seat in (("viewer", viewer), ("current_player", view.current_player)):
         if seat is not None and not 0 <= seat <= last:
             raise ViewError(f"{name}: {seat} is out of range (at least 0 and at most {last})")

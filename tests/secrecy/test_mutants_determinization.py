@@ -127,6 +127,25 @@ def test_hidden_cards_no_species_may_fill_are_refused(max_draws: int) -> None:
     assert str(info.value) == ("no determinization found: the view and knowledge are inconsistent")
 
 
+def test_the_card_by_card_deal_gives_up_after_ten_thousand_attempts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One random stream per attempt, as many as the docstring says, none after."""
+    streams: list[int] = []
+    stream_state = cr.rng.stream_state  # what determinization calls, by its own name
+
+    def counted(seed: int, stream: int) -> int:
+        streams.append(stream)
+        return stream_state(seed, stream)
+
+    monkeypatch.setattr(cr.determinization, "stream_state", counted)
+    view = cr.observe(builders.build(hands=[{"flamingo": 3}, {"owl": 2}]), 0)
+    with pytest.raises(cr.ViewError, match=r"^no determinization found"):
+        cr.determinize(view, 1, knowledge=_knowledge(DECK_COUNTS, EMPTY_COUNTS), max_draws=0)
+    assert len(streams) == 10_000
+    assert streams == list(range(streams[0], streams[0] + 10_000))
+
+
 # ------------------------------------------------------------------ the card-by-card fallback
 
 
@@ -345,6 +364,10 @@ def _golden_cases() -> dict[str, Callable[[int], cr.GameState]]:
     spectator = cr.observe(cr.new_game(cr.GameOptions(num_players=4), 7), None)
     dead_end = _knowledge(DECK_COUNTS, (1, 1, *EMPTY_COUNTS[2:]), (2, *EMPTY_COUNTS[1:]))
     no_owl = _knowledge(DECK_COUNTS, (2, 0, *DECK_COUNTS[2:]))
+    owl = cr.Species.OWL.index
+    seat_1_no_owl = _knowledge(
+        DECK_COUNTS, (*DECK_COUNTS[:owl], 0, *DECK_COUNTS[owl + 1 :]), DECK_COUNTS
+    )
     histories = {n: _history(n, seed, actions) for n, seed, actions in ((3, 11, 80), (4, 8, 120))}
     return {
         "plain shuffle": lambda seed: cr.determinize(plain, seed),
@@ -359,6 +382,10 @@ def _golden_cases() -> dict[str, Callable[[int], cr.GameState]]:
         ),
         "knowledge, flock sampler": lambda seed: cr.determinize(
             _unlikely_flock(), seed, knowledge=no_owl, max_draws=0
+        ),
+        # Three hidden cards among many unseen: the sampler ranks thousands of choices.
+        "knowledge, flock sampler, many ways": lambda seed: cr.determinize(
+            _flock_of_seat_2(0), seed, knowledge=seat_1_no_owl, max_draws=0
         ),
         **{
             f"history of {n}, max_draws {draws}": functools.partial(
@@ -383,6 +410,7 @@ GOLDEN = {
     "knowledge, redrawn": "c8ac0e7c8d6205a1",
     "knowledge, card by card": "52f327e256a2382e",
     "knowledge, flock sampler": "918b38b5cc68b79c",
+    "knowledge, flock sampler, many ways": "bc4e5b6fc633b7b2",
     "history of 3, max_draws 32": "ef88494cc4c57b5d",
     "history of 3, max_draws 0": "f9e5f6cb9d6a004e",
     "history of 4, max_draws 32": "484dd76c3a03c835",

@@ -185,6 +185,18 @@ def _three_seats(viewer: int | None) -> cr.PlayerView:
     return cr.observe(cr.new_game(cr.GameOptions(num_players=3), 42), viewer)
 
 
+@pytest.mark.parametrize("field", ["hand_sizes", "known_hands", "collections"])
+@pytest.mark.parametrize("change", [1, -1])
+def test_a_field_without_one_entry_per_player_is_refused(field: str, change: int) -> None:
+    """Even a game over, where no other check would notice an extra empty seat."""
+    view = attrs.evolve(_three_seats(1), phase=cr.Phase.GAME_OVER)
+    entries = getattr(view, field)
+    changed: dict[str, Any] = {field: (*entries, entries[-1]) if change > 0 else entries[:-1]}
+    with pytest.raises(cr.ViewError) as info:
+        check_view_consistency(attrs.evolve(view, **changed))
+    assert str(info.value) == f"{field}: {3 + change} entries for the 3 players"
+
+
 @pytest.mark.parametrize("viewer", [-1, 3, 7])
 def test_a_viewer_that_is_no_seat_is_refused(viewer: int) -> None:
     view = attrs.evolve(_three_seats(1), viewer=viewer)
