@@ -10,6 +10,7 @@ reference shuffle written from ``interchange.md`` §2 (:mod:`tests.builders`).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -341,3 +342,24 @@ def test_a_malformed_state_raises_and_never_returns_none(function: Any) -> None:
     action = cr.legal_actions(state)[0]
     with pytest.raises(AttributeError):
         function(broken, action)
+
+
+# --------------------------------------------------------------------------- the action mask
+
+
+def test_the_action_mask_marks_exactly_the_legal_actions_of_a_state_and_its_view() -> None:
+    """Along a whole game: one flag per action id, true for the legal ones only."""
+    rng = random.Random(5)
+    state = cr.new_game(cr.GameOptions(num_players=3), 5)
+    seen = 0
+    while not state.is_over:
+        legal = cr.legal_actions(state)
+        ids = {cr.action_id(action) for action in legal}
+        mask = cr.legal_action_mask(state)
+        assert len(mask) == cr.NUM_DISTINCT_ACTIONS == 74
+        assert {i for i, ok in enumerate(mask) if ok} == ids
+        assert cr.legal_action_mask(cr.observe(state, state.current_player)) == mask
+        seen += 1
+        state = cr.apply(state, rng.choice(legal))
+    assert seen > 50
+    assert cr.legal_action_mask(state) == (False,) * 74  # nothing is legal once it is over
