@@ -363,3 +363,31 @@ def test_the_action_mask_marks_exactly_the_legal_actions_of_a_state_and_its_view
         state = cr.apply(state, rng.choice(legal))
     assert seen > 50
     assert cr.legal_action_mask(state) == (False,) * 74  # nothing is legal once it is over
+
+
+def test_a_view_that_does_not_act_is_told_whose_turn_it_is() -> None:
+    state = cr.new_game(cr.GameOptions(num_players=3), 5)
+    acting = state.current_player
+    other = (acting + 1) % 3
+    for viewer, who in ((None, "a spectator"), (other, f"player {other}")):
+        with pytest.raises(cr.ViewError) as info:
+            cr.legal_actions(cr.observe(state, viewer))
+        assert str(info.value) == (
+            f"the view of {who} does not show the legal actions: player {acting} is to act"
+        )
+
+
+def test_a_reshuffle_refuses_a_discard_pile_that_is_not_eight_counts() -> None:
+    """A malformed (hand-built) discard pile is not cut to eight species when reshuffled."""
+    state = build(
+        phase="draw",
+        hands=[{"owl": 2}, {"duck": 2}],
+        discard_pile={"robin": 3},
+        rest="discard_pile",
+    )
+    assert not state.draw_pile  # the draw reshuffles the discard pile
+    drawn = cr.apply(state, cr.Draw())
+    assert sum(drawn.hands[0]) == 4
+    malformed = attrs.evolve(state, discard_pile=(*state.discard_pile, 1))
+    with pytest.raises(ValueError, match="zip"):
+        cr.apply(malformed, cr.Draw())
