@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import io
 import itertools
+import random
 import types
 from typing import Any
 
@@ -872,3 +873,15 @@ def test_a_version_1_view_document_reads_as_its_version_2_twin(viewer: int | Non
     del old["options"]["refill_trigger"]
     assert cr.decode_view(old) == cr.decode_view(doc)
     assert cr.encode_view(cr.decode_view(old)) == doc
+
+
+def test_a_view_later_in_a_game_reads_back_field_by_field() -> None:
+    """Round and turn differ (and so do the other numbers): none is read into another."""
+    rng = random.Random(3)
+    state = cr.new_game(cr.GameOptions(num_players=3), 3)
+    while state.round < 2 or state.turn == state.round:
+        state = cr.apply(state, rng.choice(cr.legal_actions(state)))
+    for viewer in (0, 1, 2, None):
+        view = cr.observe(state, viewer)
+        assert len({view.round, view.turn, view.dealer + 10}) == 3
+        assert cr.decode_view(cr.encode_view(view)) == view
