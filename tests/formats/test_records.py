@@ -265,8 +265,13 @@ def test_check_record_checks_the_result(golden_2p: GameRecord) -> None:
         check_record(wrong)
     unfinished = GameRecord(golden_2p.options, golden_2p.seed, golden_2p.actions[:10])
     unfinished = attrs.evolve(unfinished, metadata=right.metadata)
-    with pytest.raises(RecordError, match="game is not over after its 10 actions"):
+    with pytest.raises(RecordError) as info:
         check_record(unfinished)
+    winners = list(final.winners)
+    assert str(info.value) == (
+        f"metadata.result: the record gives winners {winners}, but the game is not over "
+        "after its 10 actions"
+    )
     assert check_record(attrs.evolve(unfinished, metadata=Metadata())).turn >= 1
 
 
