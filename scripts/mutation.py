@@ -303,15 +303,6 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
 def _replace_child(parent: ast.AST, old: ast.AST, new: ast.AST) -> None:
     for name, value in ast.iter_fields(parent):
         if value is old:
@@ -510,7 +501,7 @@ class _Generator:
                         self._mutate(node, stmt, "swap_member", new_attr, qualname)
 
     def _swap_args(self, call: ast.Call, stmt: ast.stmt, qualname: list[str]) -> None:
-        if _call_name(call) in SKIPPED_CALLS:
+        if _call_name_of(call) in SKIPPED_CALLS:
             return
         args = call.args
         if any(isinstance(arg, ast.Starred) for arg in args):

@@ -30,7 +30,7 @@ import cuckoo_rules as cr
 from cuckoo_rules.web import create_app
 from cuckoo_rules.web.bots import ProcessBotRunner, Progress, ThreadBotRunner
 from cuckoo_rules.web.reviews import ReviewJob
-from cuckoo_rules.web.stores.base import TableSetup
+from cuckoo_rules.web.stores.base import Store, TableSetup
 from cuckoo_rules.web.stores.sqlite import SQLiteStore
 from tests import postgres
 from tests.browser import chromium_path, unavailable
@@ -405,7 +405,19 @@ def test_the_reviews_of_a_file_made_before_them_are_kept_in_a_table_created_then
         (version,) = db.execute("PRAGMA user_version").fetchone()
     db.close()
     assert version == 5
-    store = SQLiteStore(path)
+    keeps_the_first_review(SQLiteStore(path))
+
+
+def test_postgresql_keeps_reviews_too() -> None:
+    """The same on PostgreSQL (skipped without ``CUCKOO_POSTGRES_URL``)."""
+    with postgres.fresh_database(postgres.server_url()) as url:
+        from cuckoo_rules.web.stores.postgres import PostgresStore
+
+        keeps_the_first_review(PostgresStore(url))
+
+
+def keeps_the_first_review(store: Store) -> None:
+    """A new table has no review; of two reviews added, the first is kept. Closes ``store``."""
     try:
         store.add_table(SETUP, time.time())
         assert store.review("t1") is None
@@ -414,22 +426,6 @@ def test_the_reviews_of_a_file_made_before_them_are_kept_in_a_table_created_then
         assert store.review("t1") == (8, '{"a": 1}')
     finally:
         store.close()
-
-
-def test_postgresql_keeps_reviews_too() -> None:
-    """The same on PostgreSQL (skipped without ``CUCKOO_POSTGRES_URL``)."""
-    with postgres.fresh_database(postgres.server_url()) as url:
-        from cuckoo_rules.web.stores.postgres import PostgresStore
-
-        store = PostgresStore(url)
-        try:
-            store.add_table(SETUP, time.time())
-            assert store.review("t1") is None
-            store.add_review("t1", 8, '{"a": 1}')
-            store.add_review("t1", 9, '{"b": 2}')
-            assert store.review("t1") == (8, '{"a": 1}')
-        finally:
-            store.close()
 
 
 # --------------------------------------------------------------------------- the browser
