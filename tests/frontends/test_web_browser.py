@@ -356,9 +356,20 @@ class Problems:
 
 
 def new_page(
-    browser: Browser, problems: Problems, name: str, **options: Any
+    browser: Browser, problems: Problems, name: str, *, pause_ms: int | None = None, **options: Any
 ) -> tuple[BrowserContext, Page]:
+    """A page in a context of its own (``options`` are the context's).
+
+    ``pause_ms`` sets the pause after each other player's move (the page's stored
+    ``pause-ms``; 500 ms when not set): 0 for a test that only needs the bots' moves
+    played, not shown one by one.
+    """
     context = browser.new_context(viewport=options.pop("viewport", DESKTOP), **options)
+    if pause_ms is not None:
+        context.add_init_script(
+            f"try {{ localStorage.setItem('cuckoo-rules:pause-ms', '{int(pause_ms)}'); }} "
+            "catch (error) {}"
+        )
     return context, problems.watch(context.new_page(), name)
 
 
@@ -539,8 +550,8 @@ def test_two_people_play_a_whole_game_by_clicking_then_a_rematch(
     problems = Problems()
     # Reduced motion: the game goes as fast as the people click (animations are checked
     # against the bots below); the pushes are the same.
-    host_context, host = new_page(browser, problems, "host", reduced_motion="reduce")
-    guest_context, guest = new_page(browser, problems, "guest", reduced_motion="reduce")
+    host_context, host = new_page(browser, problems, "host", reduced_motion="reduce", pause_ms=0)
+    guest_context, guest = new_page(browser, problems, "guest", reduced_motion="reduce", pause_ms=0)
     try:
         create_table(host, server_url, ["human"], seed=None, names=["Ada", "Bob"])
         assert re.search(r"#table=[^&]+&token=.+", host.url), host.url
@@ -680,7 +691,7 @@ def token_of(page_or_url: Page | str) -> str:
 
 def check_phone_view(browser: Browser, url: str, artifacts: Path, problems: Problems) -> None:
     """The same seat, opened at 375x740 from its link: no horizontal scroll of the page."""
-    context, phone = new_page(browser, problems, "phone", viewport=PHONE)
+    context, phone = new_page(browser, problems, "phone", viewport=PHONE, pause_ms=0)
     try:
         phone.goto(url)
         phone.wait_for_selector("#rows > li.row")
@@ -803,7 +814,7 @@ def distinct_times(grown: list[list[float]]) -> list[float]:
 
 def test_without_the_stream_the_page_polls_and_says_so(browser: Browser, server_url: str) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "no stream", reduced_motion="reduce")
+    context, page = new_page(browser, problems, "no stream", reduced_motion="reduce", pause_ms=0)
     blocked: list[str] = []
 
     def refuse(route: Route) -> None:
@@ -837,8 +848,12 @@ def test_a_second_person_joins_from_the_lobby(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    host_context, host = new_page(browser, problems, "lobby host", reduced_motion="reduce")
-    guest_context, guest = new_page(browser, problems, "lobby guest", reduced_motion="reduce")
+    host_context, host = new_page(
+        browser, problems, "lobby host", reduced_motion="reduce", pause_ms=0
+    )
+    guest_context, guest = new_page(
+        browser, problems, "lobby guest", reduced_motion="reduce", pause_ms=0
+    )
     try:
         create_table(host, server_url, ["human"], seed=None, names=["Carla"], lobby=True)
         table = table_of(host)
@@ -897,7 +912,7 @@ def test_german_and_russian_pages_hold_no_english(
     problems = Problems()
     # A browser that prefers German opens the page in German.
     context, page = new_page(
-        browser, problems, "languages", locale="de-DE", reduced_motion="reduce"
+        browser, problems, "languages", locale="de-DE", reduced_motion="reduce", pause_ms=0
     )
     try:
         open_start(page, server_url)
@@ -948,7 +963,7 @@ def test_dark_mode_follows_the_system_and_the_toggle(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "dark", color_scheme="dark")
+    context, page = new_page(browser, problems, "dark", color_scheme="dark", pause_ms=0)
     try:
         create_table(page, server_url, ["greedy"], seed=3)
         theme = "() => document.documentElement.dataset.theme"
@@ -1002,7 +1017,7 @@ def test_phone_layout_share_links_reload_and_keyboard(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "phone host", viewport=PHONE)
+    context, page = new_page(browser, problems, "phone host", viewport=PHONE, pause_ms=0)
     try:
         open_start(page, server_url)
         assert page_width(page) <= PHONE["width"]
@@ -1099,7 +1114,7 @@ def test_the_hint_button_shows_three_moves(browser: Browser, server_url: str) ->
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} (the batch extra, which hints need) is not installed")
     problems = Problems()
-    context, page = new_page(browser, problems, "hint", reduced_motion="reduce")
+    context, page = new_page(browser, problems, "hint", reduced_motion="reduce", pause_ms=0)
     try:
         posted = posted_actions(page)
         create_table(page, server_url, ["random"], seed=7)

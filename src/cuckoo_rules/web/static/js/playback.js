@@ -1,7 +1,7 @@
 /* What arrives (events, table documents) goes to a queue, played one action at a time:
  * its log lines, its animations, then its table; a pause after other players' actions. */
 
-import { sleep } from "./dom.js";
+import { sleep, stored } from "./dom.js";
 import { app, isFinished, later } from "./state.js";
 import { setBusy } from "./focus.js";
 import { renderRows } from "./rows.js";
@@ -10,6 +10,7 @@ import { render } from "./render.js";
 import { animateCapture, animateLay, animateRefill, pulse, reducedMotion } from "./animation.js";
 
 const PAUSE_MS = 500; // after each other player's action, so that moves come one by one
+const PAUSE_MS_MOST = 5000;
 const FAST_FORWARD = 30; // events waiting beyond which they are shown without animation
 const EVENTS_WITHOUT_TABLE_MS = 1500;
 const MOVES = new Set(["laid", "drew", "declined_draw", "flew_home", "declined_flock"]);
@@ -137,7 +138,16 @@ async function playAction(items, doc, source, generation) {
     }
   }
   const others = moves.some((event) => event.player !== app.seat);
-  if (others && waiting < FAST_FORWARD) await sleep(PAUSE_MS);
+  if (others && waiting < FAST_FORWARD) await sleep(pauseMs());
+}
+
+/** The pause after another player's action: PAUSE_MS, or the milliseconds (0 to
+ * PAUSE_MS_MOST) stored under "pause-ms" in the page's local storage. */
+export function pauseMs() {
+  const text = stored("pause-ms", "");
+  const chosen = Number(text);
+  if (text.trim() === "" || !Number.isFinite(chosen)) return PAUSE_MS;
+  return Math.min(Math.max(chosen, 0), PAUSE_MS_MOST);
 }
 
 /** What to mark of a lay: its row, side and cards, and the cards refilled after it
