@@ -21,7 +21,16 @@ import attrs
 
 import cuckoo_rules as cr
 
-__all__ = ["Game", "RandomGame", "Rng", "Step", "random_game", "random_steps", "random_steps_from"]
+__all__ = [
+    "Game",
+    "RandomGame",
+    "Rng",
+    "Step",
+    "fields_of",
+    "random_game",
+    "random_steps",
+    "random_steps_from",
+]
 
 Rng = int | random.Random
 """The chooser: the seed of a new :class:`random.Random`, or a generator to draw from.
@@ -177,3 +186,12 @@ class RandomGame:
         return random_game(
             self.options, self.seed, rng=self.rng, max_actions=self.max_actions, events=events
         )
+
+
+def fields_of(state: cr.GameState) -> tuple[object, ...]:
+    """The values of the state's fields, in order (the objects themselves, not copies).
+
+    Every value in a state is immutable, so a function changed a state it was given
+    only if this differs before and after (a field rebound); a deep copy adds nothing.
+    """
+    return attrs.astuple(state, recurse=False)
