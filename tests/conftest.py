@@ -28,6 +28,7 @@ import importlib.util
 import inspect
 import itertools
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -80,6 +81,22 @@ def _temp_root_in_memory(shm: Path = Path("/dev/shm"), least: int = 512 * 2**20)
 
 
 _temp_root_in_memory()
+
+
+def _ctrl_c_reaches_child_processes() -> None:
+    """Let the processes the tests start be stopped with Ctrl-C (``SIGINT``).
+
+    A program started in the background of a script (``pytest ... &``) inherits
+    ``SIGINT`` ignored, and so would every process it starts: then Python in them makes
+    no ``KeyboardInterrupt``, and the tests of what Ctrl-C does (the terminal game's
+    save, the server's clean stop) wait for it in vain. Python's own handler is put
+    back; a process started from here has ``SIGINT``'s default again.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+_ctrl_c_reaches_child_processes()
 
 TESTS = Path(__file__).resolve().parent
 """This folder, ``tests/``: the slow files and tests below are named by their paths in it."""
