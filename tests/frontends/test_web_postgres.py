@@ -86,23 +86,33 @@ async def play_table(
             assert accepted.status_code == 200, accepted.text
             tokens[seat] = accepted.json()["token"]
         headers = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
+        seat = rng.choice(sorted(headers))
+        document: dict[str, Any] | None = None  # the seat's table, if the last answer gave it
         for _ in range(5000):
-            seat = rng.choice(sorted(headers))
-            document = (await send("GET", f"/api/tables/{table}", headers=headers[seat])).json()
+            if document is None:
+                got = await send("GET", f"/api/tables/{table}", headers=headers[seat])
+                document = got.json()
             if document["view"]["phase"] == "game_over":
                 return str(table)
             if not document["legal_actions"]:
-                await asyncio.sleep(0.002)
+                to_act = str(document["view"]["current_player"])
+                if to_act in headers:  # another person's turn: that person looks
+                    seat = to_act
+                else:  # a bot's: it plays in the background
+                    await asyncio.sleep(0.02)
+                document = None
                 continue
             body = {"action": rng.choice(document["legal_actions"]), "move": document["move"]}
             answer = await send(
                 "POST", f"/api/tables/{table}/actions", json=body, headers=headers[seat]
             )
-            if answer.status_code == 200:
+            if answer.status_code == 200:  # its answer is the table after the move
                 acknowledged.moves[table, body["move"]] = body["action"]
+                document = answer.json()
             else:
                 assert answer.status_code == 409, answer.text
                 acknowledged.refused += 1
+                document = None
         raise AssertionError(f"table {table}: the game did not end")
     finally:
         for client in clients:
