@@ -65,6 +65,11 @@ def toy(tmp_path: Path) -> ModuleType:
     """A module of kernels numba has never compiled (its file is new)."""
     path = tmp_path / f"toy_kernels_{abs(hash(tmp_path))}.py"
     path.write_text(textwrap.dedent(TOY))
+    return load(path)
+
+
+def load(path: Path) -> ModuleType:
+    """The module at ``path``, imported anew (new dispatchers, numba's cache as it is)."""
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None
     assert spec.loader is not None
@@ -120,9 +125,36 @@ def test_a_small_batch_runs_the_serial_variant_and_both_fill_alike(tmp_path: Pat
     kernels.fill(many)
     assert many.tolist() == [2 * b for b in range(4096)]
     if threads_for(len(many)) > 1:  # a machine of one core runs the serial one only
+        assert _jit.compiled_later(timeout=300)  # not in the cache: in the background
         assert parallel.signatures
         kernels.fill(small)  # the parallel variant, compiled now, runs small batches too
         assert small.tolist() == [0, 2, 4]
+
+
+@needs_jit
+def test_a_first_call_on_threads_runs_serial_while_the_parallel_variant_compiles_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if threads_for(4096) == 1:
+        pytest.skip("one core: the parallel variant is never needed")
+    monkeypatch.setattr(_jit, "QUIET_BEFORE_LATER", 2.0)  # the checks below come first
+    kernels = toy(tmp_path)
+    serial, parallel = kernels.fill.variants
+    many = np.zeros(4096, dtype=np.int64)
+    kernels.fill(many)  # answered by the serial variant, compiled for it
+    assert many.tolist() == [2 * b for b in range(4096)]
+    assert serial.signatures
+    assert not parallel.signatures  # queued, not compiled in the caller's time
+    assert _jit.compiled_later(timeout=300)
+    assert parallel.signatures
+    # Another process (here, the module imported anew) finds it in the cache: its first
+    # call loads the parallel variant and runs it; the serial one is never compiled.
+    again = load(Path(str(kernels.__file__)))
+    again_serial, again_parallel = again.fill.variants
+    again.fill(many)
+    assert again_parallel.signatures
+    assert not again_serial.signatures
+    assert _jit.compiled_later(timeout=0)  # nothing was queued
 
 
 TOGETHER = """
