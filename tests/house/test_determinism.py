@@ -30,7 +30,7 @@ from hypothesis import given
 
 import cuckoo_rules as cr
 from tests.games import RandomGame, fields_of, random_game, random_steps
-from tests.strategies import random_games
+from tests.strategies import WHOLE_GAMES, random_games
 
 
 def dumps(state: cr.GameState) -> str:
@@ -40,6 +40,7 @@ def dumps(state: cr.GameState) -> str:
 # --------------------------------------------------------------------------- replays
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_replay_gives_equal_states_and_identical_json(game: RandomGame) -> None:
     played = game.play()
@@ -54,6 +55,7 @@ def test_replay_gives_equal_states_and_identical_json(game: RandomGame) -> None:
             again = cr.apply(again, actions[i])
 
 
+@WHOLE_GAMES
 @given(random_games(), st.floats(0, 1))
 def test_resuming_from_json_continues_identically(game: RandomGame, cut: float) -> None:
     """The JSON of a state holds everything the future depends on (reshuffles included)."""
@@ -175,6 +177,7 @@ def test_new_game_and_apply_never_call_the_global_random_functions(
 # --------------------------------------------------------------------------- value semantics
 
 
+@WHOLE_GAMES
 @given(random_games(max_actions=60))
 def test_equal_states_hash_alike_and_work_as_dict_keys(game: RandomGame) -> None:
     states = game.play().states
@@ -252,6 +255,7 @@ INT_FIELDS = ("seed", "shuffles", "round", "turn", "dealer", "current_player")
 TUPLE_FIELDS = ("rows", "draw_pile", "discard_pile", "hands", "known_hands", "collections")
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_states_hold_only_immutable_values_of_their_declared_types(game: RandomGame) -> None:
     # A frozen state only keeps its attributes from being rebound: a list or a dict in
@@ -263,6 +267,7 @@ def test_states_hold_only_immutable_values_of_their_declared_types(game: RandomG
         check_exact_types(state, f"after {i} actions")
 
 
+@WHOLE_GAMES
 @given(random_games(max_actions=400))
 def test_no_function_of_the_engine_changes_its_arguments(game: RandomGame) -> None:
     """``apply``, ``step``, ``legal_actions``, ``observe``... leave the state (and action) given.

@@ -7,9 +7,10 @@ from hypothesis import given
 import cuckoo_rules as cr
 from cuckoo_rules.outcome import has_won, most_cards_winners, win_reason, winner_shares
 from tests.games import RandomGame
-from tests.strategies import random_games
+from tests.strategies import WHOLE_GAMES, random_games
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_the_outcome_is_the_game_over_event(game: RandomGame) -> None:
     options = game.options

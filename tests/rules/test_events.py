@@ -28,7 +28,7 @@ from hypothesis import given
 
 import cuckoo_rules as cr
 from tests.games import RandomGame, Step
-from tests.strategies import random_games
+from tests.strategies import WHOLE_GAMES, random_games
 
 N_ROWS = 4
 HAND = 8
@@ -756,6 +756,7 @@ def check_json(
 # --------------------------------------------------------------------------- properties
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_step_agrees_with_apply(game: RandomGame) -> None:
     rnd = random.Random(~game.rng)
@@ -778,6 +779,7 @@ def test_step_agrees_with_apply(game: RandomGame) -> None:
         cr.step(step.after, cr.Pass())
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_events_agree_with_each_state_change(game: RandomGame) -> None:
     for step in game.steps():
@@ -803,6 +805,7 @@ def situations(step: Step) -> Iterator[str]:
         yield "a lay ends the turn and the round"
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_full_events_rebuild_every_state(game: RandomGame) -> None:
     start = cr.new_game(game.options, game.seed)
@@ -815,6 +818,7 @@ def test_full_events_rebuild_every_state(game: RandomGame) -> None:
         assert spectator.view() == cr.observe(step.after, None)
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_redacted_events_rebuild_every_view(game: RandomGame) -> None:
     start = cr.new_game(game.options, game.seed)
@@ -864,6 +868,7 @@ def true_pile_sizes(before: cr.GameState, events: Sequence[cr.Event]) -> list[tu
     return sizes
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_every_seat_follows_the_pile_sizes_through_every_event(game: RandomGame) -> None:
     # What a client that shows pile sizes does: count the cards each event moves, with a
@@ -899,6 +904,7 @@ def test_every_seat_follows_the_pile_sizes_through_every_event(game: RandomGame)
             followed[viewer] = (draw, discard)
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_events_round_trip_through_json(game: RandomGame) -> None:
     n = game.num_players

@@ -9,7 +9,7 @@ import cuckoo_rules as cr
 from cuckoo_rules.preview import ActionPreview, birds_home, captured_by, preview
 from tests.builders import build
 from tests.games import RandomGame
-from tests.strategies import random_games
+from tests.strategies import WHOLE_GAMES, random_games
 
 S = cr.Species
 
@@ -42,6 +42,7 @@ def check(
     return seen
 
 
+@WHOLE_GAMES
 @given(random_games())
 def test_every_legal_action_does_what_its_preview_says(game: RandomGame) -> None:
     for step in game.steps(events=False):

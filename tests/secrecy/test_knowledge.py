@@ -11,7 +11,7 @@ from hypothesis import event, given
 import cuckoo_rules as cr
 from tests.builders import build, counts
 from tests.games import Game, RandomGame, random_game
-from tests.strategies import random_games
+from tests.strategies import WHOLE_GAMES, random_games
 
 
 def minus(a: cr.Counts, b: cr.Counts) -> cr.Counts:
@@ -41,6 +41,7 @@ def play(options: cr.GameOptions, seed: int, rng: random.Random, steps: int) -> 
     return history_of(random_game(options, seed, rng=rng, max_actions=steps, events=True))
 
 
+@WHOLE_GAMES
 @given(random_games(max_actions=300))
 def test_the_true_state_always_agrees_with_what_was_learned(game: RandomGame) -> None:
     history = history_of(game.play(events=True))
