@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -290,33 +291,35 @@ def test_the_deal_proof_is_folded_under_check_this_deal(
     browser: Browser,  # noqa: F811
     server_url: str,  # noqa: F811
 ) -> None:
+    import httpx
+
     problems = Problems()
     context, page = new_page(browser, problems, "deal", reduced_motion="reduce", pause_ms=0)
     try:
-        # Two bots: the game plays itself to its end; this page watches as seat 0's
-        # table, through the spectators' view of a finished game.
+        # Seat 0 plays its first legal move each turn through the API against a random
+        # bot (a whole game clicked through is test_web_browser's); the page then opens
+        # seat 0's table, finished.
+        url = server_url.rstrip("/")
+        body = {"seats": ["human", "random"], "seed": 3}
+        created = httpx.post(f"{url}/api/tables", json=body, timeout=STEP_MS / 1000).json()
+        table, token = created["table"], created["tokens"]["0"]
+        seat = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=url, headers=seat, timeout=STEP_MS / 1000) as client:
+            document = client.get(f"/api/tables/{table}").json()
+            for _ in range(2000):
+                if document["view"]["phase"] == "game_over":
+                    break
+                if not document["legal_actions"]:  # the bot's turn: it plays meanwhile
+                    time.sleep(0.02)
+                    document = client.get(f"/api/tables/{table}").json()
+                    continue
+                move = {"action": document["legal_actions"][0], "move": document["move"]}
+                answer = client.post(f"/api/tables/{table}/actions", json=move)
+                assert answer.status_code == 200, answer.text
+                document = answer.json()
+        assert document["view"]["phase"] == "game_over"
         open_start(page, server_url)
-        created = page.evaluate(
-            """async () => {
-                const response = await fetch("/api/tables", {
-                    method: "POST", headers: { "Content-Type": "application/json" },
-                    body: JSON.stringify({ seats: ["human", "random"], seed: 3 }) });
-                return await response.json();
-            }"""
-        )
-        page.goto(f"{server_url}#table={created['table']}&token={created['tokens']['0']}")
-        for _ in range(400):
-            page.wait_for_selector(TURN_OR_END, timeout=STEP_MS)
-            if page.locator("#gameover").is_visible():
-                break
-            if page.locator(PHASE).count():
-                click_and_wait(page, page.locator(PHASE).first.click)
-                continue
-            document = page.evaluate(TABLE_DOCUMENT)
-            first = document["legal_actions"][0]
-            page.click(f"{HAND}[data-species='{first['species']}']")
-            target = f"{TARGETS}[data-row='{first['row']}'][data-side='{first['side']}']"
-            click_and_wait(page, page.locator(target).click)
+        page.goto(f"{server_url}#table={table}&token={token}")
         page.locator("#gameover").wait_for(state="visible")
         check = page.locator("#gameover details#gameover-check")
         assert check.is_visible()
