@@ -142,8 +142,10 @@ class _Later:
 
     ready = threading.Condition()
     waiting: ClassVar[list[tuple[Any, tuple[Any, ...]]]] = []  # (dispatcher, arg types)
-    asked: ClassVar[set[int]] = set()  # id() of every dispatcher ever queued
-    failed: ClassVar[set[int]] = set()  # id() of those whose compiling here failed
+    # Every dispatcher ever queued, and those whose compiling here failed, by id() (kept
+    # alive here, so that no other dispatcher can take their id).
+    asked: ClassVar[dict[int, Any]] = {}
+    failed: ClassVar[dict[int, Any]] = {}
     thread: threading.Thread | None = None
     busy = False  # the thread is compiling
     stopping = False  # the interpreter is exiting: compile nothing more
@@ -154,7 +156,7 @@ def _compile_later(dispatcher: Any, args: tuple[Any, ...]) -> None:
     with _Later.ready:
         if id(dispatcher) in _Later.asked or _Later.stopping:
             return
-        _Later.asked.add(id(dispatcher))
+        _Later.asked[id(dispatcher)] = dispatcher
         _Later.waiting.append((dispatcher, tuple(dispatcher.typeof_pyval(a) for a in args)))
         if _Later.thread is None:
             _Later.thread = threading.Thread(
@@ -182,7 +184,7 @@ def _compile_waiting() -> None:
             dispatcher.compile(types)
         except Exception:  # the next call compiles it itself, and shows the error
             LOG.debug("compiling %s in the background failed", dispatcher, exc_info=True)
-            _Later.failed.add(id(dispatcher))
+            _Later.failed[id(dispatcher)] = dispatcher
         finally:
             with _Later.ready:
                 _Later.busy = False
