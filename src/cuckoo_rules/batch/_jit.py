@@ -137,33 +137,45 @@ class _Compiling:
     ended = 0.0  # time.monotonic() when a call's kernel was last compiled or loaded
 
 
+class _Pending:
+    """A parallel variant queued to be compiled in the background."""
+
+    __slots__ = ("dispatcher", "failed", "types")
+
+    def __init__(self, dispatcher: Any, args: tuple[Any, ...]) -> None:
+        self.dispatcher = dispatcher
+        self.types = tuple(dispatcher.typeof_pyval(a) for a in args)
+        self.failed = False  # its compiling in the background raised
+
+
 class _Later:
     """The parallel variants waiting to be compiled in the background, and its thread."""
 
     ready = threading.Condition()
-    waiting: ClassVar[list[tuple[Any, tuple[Any, ...]]]] = []  # (dispatcher, arg types)
-    # Every dispatcher ever queued, and those whose compiling here failed, by id() (kept
-    # alive here, so that no other dispatcher can take their id).
-    asked: ClassVar[dict[int, Any]] = {}
-    failed: ClassVar[dict[int, Any]] = {}
+    waiting: ClassVar[list[_Pending]] = []
     thread: threading.Thread | None = None
     busy = False  # the thread is compiling
     stopping = False  # the interpreter is exiting: compile nothing more
 
 
-def _compile_later(dispatcher: Any, args: tuple[Any, ...]) -> None:
-    """Queue ``dispatcher`` to be compiled for the types of ``args`` in the background."""
+def _compile_later(dispatcher: Any, args: tuple[Any, ...]) -> _Pending | None:
+    """Queue ``dispatcher`` to be compiled for the types of ``args`` in the background.
+
+    Returns:
+        What was queued, or ``None`` once the interpreter is exiting.
+    """
     with _Later.ready:
-        if id(dispatcher) in _Later.asked or _Later.stopping:
-            return
-        _Later.asked[id(dispatcher)] = dispatcher
-        _Later.waiting.append((dispatcher, tuple(dispatcher.typeof_pyval(a) for a in args)))
+        if _Later.stopping:
+            return None
+        pending = _Pending(dispatcher, args)
+        _Later.waiting.append(pending)
         if _Later.thread is None:
             _Later.thread = threading.Thread(
                 target=_compile_waiting, name="cuckoo-rules kernels", daemon=True
             )
             _Later.thread.start()
         _Later.ready.notify_all()
+        return pending
 
 
 def _compile_waiting() -> None:
@@ -174,17 +186,17 @@ def _compile_waiting() -> None:
                 quiet = time.monotonic() - _Compiling.ended
                 if _Later.waiting and quiet >= QUIET_BEFORE_LATER and not _Compiling.depth:
                     break
-                busy = not _Later.waiting or _Compiling.depth  # woken when that changes
-                _Later.ready.wait(None if busy else max(0.01, QUIET_BEFORE_LATER - quiet))
+                until_woken = not _Later.waiting or _Compiling.depth  # notified on a change
+                _Later.ready.wait(None if until_woken else max(0.01, QUIET_BEFORE_LATER - quiet))
             if _Later.stopping:
                 return
-            dispatcher, types = _Later.waiting.pop(0)
+            pending = _Later.waiting.pop(0)
             _Later.busy = True
         try:
-            dispatcher.compile(types)
+            pending.dispatcher.compile(pending.types)
         except Exception:  # the next call compiles it itself, and shows the error
-            LOG.debug("compiling %s in the background failed", dispatcher, exc_info=True)
-            _Later.failed[id(dispatcher)] = dispatcher
+            LOG.debug("compiling %s in the background failed", pending.dispatcher, exc_info=True)
+            pending.failed = True
         finally:
             with _Later.ready:
                 _Later.busy = False
@@ -203,8 +215,6 @@ def compiled_later(timeout: float | None = None) -> bool:
     deadline = None if timeout is None else time.monotonic() + timeout
     with _Later.ready:
         while _Later.waiting or _Later.busy:
-            if _Later.stopping and not _Later.busy:
-                break
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return False
@@ -470,18 +480,16 @@ jit = compiled()
 """Compile a kernel."""
 
 
-def _parallel_now(parallel: Any, args: tuple[Any, ...]) -> bool:
+def _parallel_now(parallel: Any, later: _Pending | None, args: tuple[Any, ...]) -> bool:
     """Whether a call runs the ``parallel`` variant now, not yet compiled for ``args``.
 
-    Yes when it is in the cache (loaded here), when compiling it in the background
-    failed (the call compiles it, and shows why it fails) and where numba's internals
-    differ (no ``Kernel.cached``: the call compiles it, as before); no while it waits
-    for the background or is being compiled there.
+    ``later`` is the variant queued for the background, if it is. Yes when compiling it
+    there failed (the call compiles it, and shows why it fails), when it is in the cache
+    (loaded here) and where numba's internals differ (no ``Kernel.cached``: the call
+    compiles it, as before); no while it waits for the background or is compiled there.
     """
-    if id(parallel) in _Later.failed:
-        return True
-    if id(parallel) in _Later.asked:
-        return False
+    if later is not None:
+        return later.failed
     cached = getattr(parallel, "cached", None)
     return cached is None or bool(cached(args))
 
@@ -505,16 +513,19 @@ def _parallel(per_thread: int) -> Callable[[F], F]:
         serial: Any = serial_(function)
         parallel: Any = parallel_(function)
 
+        later: _Pending | None = None  # the parallel variant, once queued
+
         @functools.wraps(function)
         def run(*args: Any) -> Any:
+            nonlocal later
             threads = threads_for(len(args[0]), per_thread)
             # Also in a serial call: get_thread_id needs numba's threads started.
             _numba.set_num_threads(threads)
-            if parallel.signatures or (threads > 1 and _parallel_now(parallel, args)):
+            if parallel.signatures or (threads > 1 and _parallel_now(parallel, later, args)):
                 return parallel(*args)
             result = serial(*args)  # compiled first: the background waits for it
-            if threads > 1:
-                _compile_later(parallel, args)
+            if threads > 1 and later is None:
+                later = _compile_later(parallel, args)
             return result
 
         run.variants = (serial, parallel)  # type: ignore[attr-defined]  # for warm_up
