@@ -18,14 +18,15 @@ screenshots go to the same folder: ``web-client-phone-turn.png`` (a species chos
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import re
-import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -293,6 +294,8 @@ def test_the_deal_proof_is_folded_under_check_this_deal(
 ) -> None:
     import httpx
 
+    from tests.frontends.test_web_review import client_of, finish
+
     problems = Problems()
     context, page = new_page(browser, problems, "deal", reduced_motion="reduce", pause_ms=0)
     try:
@@ -303,20 +306,14 @@ def test_the_deal_proof_is_folded_under_check_this_deal(
         body = {"seats": ["human", "random"], "seed": 3}
         created = httpx.post(f"{url}/api/tables", json=body, timeout=STEP_MS / 1000).json()
         table, token = created["table"], created["tokens"]["0"]
-        seat = {"Authorization": f"Bearer {token}"}
-        with httpx.Client(base_url=url, headers=seat, timeout=STEP_MS / 1000) as client:
-            document = client.get(f"/api/tables/{table}").json()
-            for _ in range(2000):
-                if document["view"]["phase"] == "game_over":
-                    break
-                if not document["legal_actions"]:  # the bot's turn: it plays meanwhile
-                    time.sleep(0.02)
-                    document = client.get(f"/api/tables/{table}").json()
-                    continue
-                move = {"action": document["legal_actions"][0], "move": document["move"]}
-                answer = client.post(f"/api/tables/{table}/actions", json=move)
-                assert answer.status_code == 200, answer.text
-                document = answer.json()
+
+        async def played() -> dict[str, Any]:
+            async with client_of(url) as client:
+                return await finish(client, table, token)
+
+        # On a thread of its own: this one runs Playwright's event loop.
+        with ThreadPoolExecutor(1) as thread:
+            document = thread.submit(asyncio.run, played()).result()
         assert document["view"]["phase"] == "game_over"
         open_start(page, server_url)
         page.goto(f"{server_url}#table={table}&token={token}")
