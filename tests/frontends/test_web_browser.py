@@ -356,13 +356,13 @@ class Problems:
 
 
 def new_page(
-    browser: Browser, problems: Problems, name: str, *, pause_ms: int | None = None, **options: Any
+    browser: Browser, problems: Problems, name: str, *, pause_ms: int | None = 0, **options: Any
 ) -> tuple[BrowserContext, Page]:
     """A page in a context of its own (``options`` are the context's).
 
-    ``pause_ms`` sets the pause after each other player's move (the page's stored
-    ``pause-ms``; 500 ms when not set): 0 for a test that only needs the bots' moves
-    played, not shown one by one.
+    ``pause_ms`` is the pause after each other player's move (the page's stored
+    ``pause-ms``): none by default, as the tests need the moves played, not watched one
+    by one; ``None`` keeps the page's own (500 ms), for the tests of that pace.
     """
     context = browser.new_context(viewport=options.pop("viewport", DESKTOP), **options)
     if pause_ms is not None:
@@ -550,8 +550,8 @@ def test_two_people_play_a_whole_game_by_clicking_then_a_rematch(
     problems = Problems()
     # Reduced motion: the game goes as fast as the people click (animations are checked
     # against the bots below); the pushes are the same.
-    host_context, host = new_page(browser, problems, "host", reduced_motion="reduce", pause_ms=0)
-    guest_context, guest = new_page(browser, problems, "guest", reduced_motion="reduce", pause_ms=0)
+    host_context, host = new_page(browser, problems, "host", reduced_motion="reduce")
+    guest_context, guest = new_page(browser, problems, "guest", reduced_motion="reduce")
     try:
         create_table(host, server_url, ["human"], seed=None, names=["Ada", "Bob"])
         assert re.search(r"#table=[^&]+&token=.+", host.url), host.url
@@ -691,7 +691,7 @@ def token_of(page_or_url: Page | str) -> str:
 
 def check_phone_view(browser: Browser, url: str, artifacts: Path, problems: Problems) -> None:
     """The same seat, opened at 375x740 from its link: no horizontal scroll of the page."""
-    context, phone = new_page(browser, problems, "phone", viewport=PHONE, pause_ms=0)
+    context, phone = new_page(browser, problems, "phone", viewport=PHONE)
     try:
         phone.goto(url)
         phone.wait_for_selector("#rows > li.row")
@@ -703,7 +703,7 @@ def check_phone_view(browser: Browser, url: str, artifacts: Path, problems: Prob
 
 def check_spectator(browser: Browser, url: str, problems: Problems) -> None:
     """The spectators' link shows the table to anyone, without a hand or moves."""
-    context, page = new_page(browser, problems, "spectator")
+    context, page = new_page(browser, problems, "spectator", pause_ms=None)
     try:
         page.goto(url)
         page.wait_for_selector("#rows > li.row")
@@ -722,7 +722,7 @@ def test_a_move_against_three_ismcts_bots_is_answered_at_once(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "bots")
+    context, page = new_page(browser, problems, "bots", pause_ms=None)
     try:
         body = {
             "seats": ["human", ISMCTS, ISMCTS, ISMCTS],
@@ -814,7 +814,7 @@ def distinct_times(grown: list[list[float]]) -> list[float]:
 
 def test_without_the_stream_the_page_polls_and_says_so(browser: Browser, server_url: str) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "no stream", reduced_motion="reduce", pause_ms=0)
+    context, page = new_page(browser, problems, "no stream", reduced_motion="reduce")
     blocked: list[str] = []
 
     def refuse(route: Route) -> None:
@@ -848,12 +848,8 @@ def test_a_second_person_joins_from_the_lobby(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    host_context, host = new_page(
-        browser, problems, "lobby host", reduced_motion="reduce", pause_ms=0
-    )
-    guest_context, guest = new_page(
-        browser, problems, "lobby guest", reduced_motion="reduce", pause_ms=0
-    )
+    host_context, host = new_page(browser, problems, "lobby host", reduced_motion="reduce")
+    guest_context, guest = new_page(browser, problems, "lobby guest", reduced_motion="reduce")
     try:
         create_table(host, server_url, ["human"], seed=None, names=["Carla"], lobby=True)
         table = table_of(host)
@@ -912,7 +908,7 @@ def test_german_and_russian_pages_hold_no_english(
     problems = Problems()
     # A browser that prefers German opens the page in German.
     context, page = new_page(
-        browser, problems, "languages", locale="de-DE", reduced_motion="reduce", pause_ms=0
+        browser, problems, "languages", locale="de-DE", reduced_motion="reduce"
     )
     try:
         open_start(page, server_url)
@@ -963,7 +959,7 @@ def test_dark_mode_follows_the_system_and_the_toggle(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "dark", color_scheme="dark", pause_ms=0)
+    context, page = new_page(browser, problems, "dark", color_scheme="dark")
     try:
         create_table(page, server_url, ["greedy"], seed=3)
         theme = "() => document.documentElement.dataset.theme"
@@ -1017,7 +1013,7 @@ def test_phone_layout_share_links_reload_and_keyboard(
     browser: Browser, server_url: str, artifacts: Path
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "phone host", viewport=PHONE, pause_ms=0)
+    context, page = new_page(browser, problems, "phone host", viewport=PHONE)
     try:
         open_start(page, server_url)
         assert page_width(page) <= PHONE["width"]
@@ -1114,7 +1110,7 @@ def test_the_hint_button_shows_three_moves(browser: Browser, server_url: str) ->
         if importlib.util.find_spec(module) is None:
             pytest.skip(f"{module} (the batch extra, which hints need) is not installed")
     problems = Problems()
-    context, page = new_page(browser, problems, "hint", reduced_motion="reduce", pause_ms=0)
+    context, page = new_page(browser, problems, "hint", reduced_motion="reduce")
     try:
         posted = posted_actions(page)
         create_table(page, server_url, ["random"], seed=7)

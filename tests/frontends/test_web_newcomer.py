@@ -184,13 +184,7 @@ def test_a_whole_turn_fits_the_window_with_the_captures_shown(
 ) -> None:
     problems = Problems()
     context, page = new_page(
-        browser,
-        problems,
-        "turn",
-        viewport=viewport,
-        locale=language,
-        reduced_motion="reduce",
-        pause_ms=0,
+        browser, problems, "turn", viewport=viewport, locale=language, reduced_motion="reduce"
     )
     try:
         # Seed 11 against greedy: the first lay captures two cards, with a refill.
@@ -223,7 +217,7 @@ def test_the_hint_button_is_shown_when_the_server_gives_hints(
 ) -> None:
     available = all(importlib.util.find_spec(name) for name in ("numpy", "numba"))
     problems = Problems()
-    context, page = new_page(browser, problems, "hints", reduced_motion="reduce", pause_ms=0)
+    context, page = new_page(browser, problems, "hints", reduced_motion="reduce")
     try:
         open_start(page, server_url)
         meta = page.evaluate("async () => (await fetch('/api/meta')).json()")
@@ -252,7 +246,7 @@ def test_a_server_without_hints_offers_no_hint_button(
     hintless_url: str,
 ) -> None:
     problems = Problems()
-    context, page = new_page(browser, problems, "no hints", reduced_motion="reduce", pause_ms=0)
+    context, page = new_page(browser, problems, "no hints", reduced_motion="reduce")
     try:
         open_start(page, hintless_url)
         meta = page.evaluate("async () => (await fetch('/api/meta')).json()")
@@ -297,7 +291,7 @@ def test_the_deal_proof_is_folded_under_check_this_deal(
     from tests.frontends.test_web_review import client_of, finish
 
     problems = Problems()
-    context, page = new_page(browser, problems, "deal", reduced_motion="reduce", pause_ms=0)
+    context, page = new_page(browser, problems, "deal", reduced_motion="reduce")
     try:
         # Seat 0 plays its first legal move each turn through the API against a random
         # bot (a whole game clicked through is test_web_browser's); the page then opens
@@ -347,9 +341,7 @@ def test_russian_lays_put_the_birds_in_the_accusative(
     server_url: str,  # noqa: F811
 ) -> None:
     problems = Problems()
-    context, page = new_page(
-        browser, problems, "ru", locale="ru-RU", reduced_motion="reduce", pause_ms=0
-    )
+    context, page = new_page(browser, problems, "ru", locale="ru-RU", reduced_motion="reduce")
     try:
         # Seed 11: the hand holds 1 toucan, 2 ducks, 1 parrot, 2 magpies, 1 reed warbler
         # and 1 robin; the first lays capture ducks, parrots, magpies.
@@ -447,9 +439,7 @@ def test_every_screen_in_german_and_russian_is_in_that_language(
     language: str,
 ) -> None:
     problems = Problems()
-    context, page = new_page(
-        browser, problems, language, locale=language, reduced_motion="reduce", pause_ms=0
-    )
+    context, page = new_page(browser, problems, language, locale=language, reduced_motion="reduce")
     try:
         open_start(page, server_url)
         assert page.evaluate("() => document.documentElement.lang") == language
