@@ -270,13 +270,27 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return workers_for(cores)
 
 
-WARM_UP_JOBS: tuple[tuple[str, ...], ...] = (("--only", "batch"), ("--only", "expert"))
-"""The processes that fill numba's cache before the workers start, side by side.
+WARM_UP_JOBS: tuple[tuple[str, ...], ...] = (
+    ("search_rollouts", "determinize_rows", "reset_games", "random_playouts", "apply_actions"),
+    ("play_bots", "env_steps", "observe_all", "legal_masks", "first_illegal"),
+)
+"""The kernels of each process that fills numba's cache before the workers start.
 
-The ``vector`` path's kernels are among ``batch``'s; the two processes compile no kernel
-in common (each compiles the small helpers it needs), and a kernel's cache index is
-locked while it is compiled or loaded (:mod:`cuckoo_rules.batch._jit`), so they could.
+Every kernel of :func:`cuckoo_rules.batch.warm_up`'s paths, split in two by their compile
+times with an empty cache (CPU seconds, both variants, on the 2-core development
+machine: the expert's two kernels about 25 s, ``play_bots`` 21, ``env_steps`` 12 to 18,
+``random_playouts`` 8, ``reset_games`` 7, ``apply_actions`` 3.5, the three others 2), so
+that the two processes end together: 35.9 and 33.3 s side by side, against 43.8 and
+45.0 s for the paths ``batch`` and ``expert`` (the first alone 46 s), alternating, quiet.
+A kernel's cache index is locked while it is compiled or loaded
+(:mod:`cuckoo_rules.batch._jit`), so a kernel both need is compiled once.
 """
+
+
+_WARM_UP = (
+    "import sys; from cuckoo_rules.batch.warm import _warm_kernels; _warm_kernels(sys.argv[1:])"
+)
+"""What each warm-up process runs, with its kernels' names as arguments."""
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -286,12 +300,12 @@ def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
     Each worker would otherwise start its tests and compile the batch kernels it needs
     as they come, while the others wait for that kernel's cache index (only the first
     compiles it) or compile others: the timed tests of the expert's hints and the web
-    server's bots would then measure compiling. The controller runs ``cuckoo-rules
-    warm-up`` once, in two processes side by side (:data:`WARM_UP_JOBS`; about 3 s when
-    the cache is already warm, 44 s when it is empty against 67 s in one process, on the
-    quiet 2-core development machine); the workers
-    then load the kernels. Nothing happens without numba or with ``NUMBA_DISABLE_JIT``
-    set; a failure is left to the tests.
+    server's bots would then measure compiling. The controller compiles every kernel
+    ``cuckoo-rules warm-up`` does, in two processes side by side (:data:`WARM_UP_JOBS`;
+    about 2 s when the cache is already warm, 34 s when it is empty against 71 s in one
+    process, on the quiet 2-core development machine); the workers then load them.
+    Nothing happens without numba or with ``NUMBA_DISABLE_JIT`` set; a failure is left
+    to the tests.
     """
     if importlib.util.find_spec("numba") is None:
         return
@@ -300,7 +314,7 @@ def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
     started = time.monotonic()
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "cuckoo_rules.cli", "warm-up", *job],
+            [sys.executable, "-c", _WARM_UP, *job],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

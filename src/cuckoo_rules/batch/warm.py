@@ -120,12 +120,25 @@ def warm_up(only: str | Iterable[str] | None = None) -> WarmUp:
         names += [name for name in _KERNELS[path] if name not in names]
     before = compiles()
     started = time.perf_counter()
+    kernels = _warm_kernels(names)
+    return WarmUp(paths, kernels, compiles() - before, time.perf_counter() - started)
+
+
+def _warm_kernels(names: Iterable[str]) -> int:
+    """Compile (or load) the kernels ``names`` of :data:`_KERNELS`, in that order.
+
+    What :func:`warm_up` does for its paths; the test run's controller splits the
+    kernels between processes by their compile time (``tests/conftest.py``).
+
+    Returns:
+        The kernel variants compiled or loaded.
+    """
     kernels = 0
     arguments = _Arguments()
     for name in names:
         kernel, args = arguments.call(name)
         kernels += warm_kernel(kernel, *args, parallel=threads_for(sys.maxsize, 1) > 1)
-    return WarmUp(paths, kernels, compiles() - before, time.perf_counter() - started)
+    return kernels
 
 
 def _paths(only: str | Iterable[str] | None) -> tuple[str, ...]:
