@@ -26,6 +26,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+import numba
 import numpy as np
 
 import cuckoo_rules as cr
@@ -405,3 +406,43 @@ def test_every_option_combination_maps_to_distinct_kernel_options() -> None:
         for c in combos
     }
     assert len(arrays) == len(combos)
+
+
+def test_a_batch_on_several_threads_plays_as_batches_on_one() -> None:
+    """256 games (two threads or more, so the kernels' parallel variants, on a machine of
+    several cores) play as the same games in batches of 64, which one thread plays with
+    the serial variants: the deal, the bots' moves, the masks, the steps with and without
+    observations, the new deals of the games that end."""
+    from cuckoo_rules.batch import _drivers
+    from cuckoo_rules.batch.threads import threads_for
+
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        pytest.skip("NUMBA_DISABLE_JIT: the kernels are Python functions, of one variant")
+
+    options = cr.GameOptions(num_players=3)
+    seats = [None, "greedy", "random"]
+    seeds = list(range(1000, 1256))
+
+    def play(chosen: list[int]) -> tuple[list[cr.GameState], Any]:
+        games = BatchGame(options, chosen, seats=seats, auto_reset=True)
+        seen = []  # each step's observations of every game, then the last ones
+        for step in range(60):
+            first_legal = games.legal_action_mask().argmax(axis=1)
+            if step % 2:
+                games.step(first_legal)
+            else:
+                observed = games.step_observed(first_legal, viewer=0, max_turns=40)
+                seen += [observed.observations, observed.final_observations]
+        seen.append(games.observations())
+        return [games.state(i) for i in range(len(chosen))], np.stack(seen)
+
+    whole, whole_seen = play(seeds)
+    parts = [play(seeds[start : start + 64]) for start in range(0, len(seeds), 64)]
+    assert whole == [state for states, _ in parts for state in states]
+    assert np.array_equal(whole_seen, np.concatenate([seen for _, seen in parts], axis=1))
+    assert any(state.round > 1 or state.is_over for state in whole)  # the games went far
+    if threads_for(len(seeds)) > 1:  # the parallel variants ran (random_playouts' did not)
+        kernels: list[Any] = [_drivers.reset_games, _drivers.legal_masks, _drivers.env_steps]
+        kernels += [_drivers.apply_actions, _drivers.play_bots, _drivers.observe_all]
+        for kernel in kernels:
+            assert kernel.variants[1].signatures, kernel
