@@ -421,7 +421,7 @@ def check_transition(
                 f"a row became single-species {row} (was {was}) but the piles were not exhausted"
             )
 
-    # The acting player's hand row the action (was any round end), the rows, and
+    # The acting player's hand after the action (before any round end), the rows, and
     # where the turn goes next (interchange.md §1).
     rows = list(prev.rows)
     known = prev.known_hands[p]
