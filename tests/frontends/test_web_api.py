@@ -144,12 +144,14 @@ def bots_to_act(document: dict[str, Any]) -> bool:
     return bool(document["seats"][document["view"]["current_player"]] != "human")
 
 
-def wait_for_people(client: TestClient, table: str, timeout: float = 30.0) -> dict[str, Any]:
+def wait_for_people(
+    client: TestClient, table: str, timeout: float = 30.0, after: int = 0
+) -> dict[str, Any]:
     """Wait until no bot is to act at ``table`` (they play in the background); return the
-    spectator's document then."""
+    spectator's document then (its events from number ``after`` on)."""
     deadline = time.monotonic() + timeout
     while True:
-        response = client.get(f"/api/tables/{table}")
+        response = client.get(f"/api/tables/{table}?after={after}")
         assert response.status_code == 200, response.text
         document: dict[str, Any] = response.json()
         if not bots_to_act(document) and document["thinking"] is None:
@@ -851,23 +853,27 @@ def test_the_previews_are_those_of_the_seats_view(client: TestClient, db: Path, 
     }
     table, tokens = create(client, ["human", "human", "random"], options=options)
     previews = 0
+    after = 0  # the events come as a polling client asks for them: the new ones only
     for _ in range(400):
-        wait_for_people(client, table)  # the random bot plays in the background
+        after = wait_for_people(client, table, after=after)["next_event"]  # the bot plays
         _, state, _ = stored(db, table)
         if state.is_over:
             break
         seat = state.current_player
-        document = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(seat)])).json()
+        path = f"/api/tables/{table}?after={after}"
+        document = client.get(path, headers=bearer(tokens[str(seat)])).json()
         view = cr.observe(state, seat)
         legal = cr.legal_actions(view)
         assert document["previews"] == [expected_preview(view, action) for action in legal]
         previews += len(legal)
-        other = client.get(f"/api/tables/{table}", headers=bearer(tokens[str(1 - seat)])).json()
+        other = client.get(path, headers=bearer(tokens[str(1 - seat)])).json()
         assert other["legal_actions"] == other["previews"] == []
         pick = rng.randrange(len(legal))
         body = {"action": document["legal_actions"][pick], "move": document["move"]}
         response = client.post(
-            f"/api/tables/{table}/actions", json=body, headers=bearer(tokens[str(seat)])
+            f"/api/tables/{table}/actions?after={after}",
+            json=body,
+            headers=bearer(tokens[str(seat)]),
         )
         assert response.status_code == 200, response.text
     assert previews > 200

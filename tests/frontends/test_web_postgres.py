@@ -88,10 +88,12 @@ async def play_table(
         headers = {seat: {"Authorization": f"Bearer {token}"} for seat, token in tokens.items()}
         seat = rng.choice(sorted(headers))
         document: dict[str, Any] | None = None  # the seat's table, if the last answer gave it
+        after = 0  # the first event not seen yet: as a polling client, ask for the new ones
         for _ in range(5000):
             if document is None:
-                got = await send("GET", f"/api/tables/{table}", headers=headers[seat])
+                got = await send("GET", f"/api/tables/{table}?after={after}", headers=headers[seat])
                 document = got.json()
+            after = document["next_event"]
             if document["view"]["phase"] == "game_over":
                 return str(table)
             if not document["legal_actions"]:
@@ -104,7 +106,10 @@ async def play_table(
                 continue
             body = {"action": rng.choice(document["legal_actions"]), "move": document["move"]}
             answer = await send(
-                "POST", f"/api/tables/{table}/actions", json=body, headers=headers[seat]
+                "POST",
+                f"/api/tables/{table}/actions?after={after}",
+                json=body,
+                headers=headers[seat],
             )
             if answer.status_code == 200:  # its answer is the table after the move
                 acknowledged.moves[table, body["move"]] = body["action"]
