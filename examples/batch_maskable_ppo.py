@@ -46,6 +46,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
@@ -233,6 +234,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         device="cpu",
     )
+    # This script prints its own figures: a logger that writes nothing (SB3's default
+    # makes an empty SB3-<date> folder in the temporary directory at every learn()).
+    model.set_logger(Logger(folder=None, output_formats=[]))
     rows: list[dict[str, Any]] = []
     start = time.perf_counter()
     for stage, (opponents, steps) in enumerate(stages, start=1):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import doctest
 import functools
 import json
+import os
 import random
 import re
 import subprocess
@@ -83,14 +84,18 @@ def example_command(name: str, *args: str) -> list[str]:
     return [sys.executable, str(path), *args]
 
 
-def run_example(name: str, *args: str, cwd: Path | None = None) -> str:
-    """Run ``examples/<name>`` with ``args``; check it succeeds and return its output."""
+def run_example(
+    name: str, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> str:
+    """Run ``examples/<name>`` with ``args`` (and ``env``, if given, as its environment);
+    check it succeeds and return its output."""
     completed = subprocess.run(
         example_command(name, *args),
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
         cwd=cwd,
+        env=env,
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
@@ -475,11 +480,15 @@ def test_batch_maskable_ppo_learns_a_little(tmp_path: Path) -> None:
 
     pytest.importorskip("sb3_contrib")
     curve = tmp_path / "curve.csv"
+    temporary = tmp_path / "tmp"  # where SB3's default logger would make its folders
+    temporary.mkdir()
     out = run_example(
         "batch_maskable_ppo.py",
         *("--envs", "8", "--stages", "random:3000,greedy:2000", "--n-steps", "64"),
         *("--log-every", "10", "--eval-games", "16", "--seed", "1", "--csv", str(curve)),
+        env={**os.environ, "TMPDIR": str(temporary)},
     )
+    assert list(temporary.glob("SB3-*")) == []  # no empty log folder left behind
     pattern = r"^stage (\d) (\w+) +steps +(\d+)  games +(\d+)  win rate ([\d.]+)  \d+ steps/s$"
     printed = re.findall(pattern, out, re.M)
     assert {(stage, opponents) for stage, opponents, *_ in printed} == {
