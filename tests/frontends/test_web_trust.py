@@ -251,7 +251,6 @@ def test_finished_tables_leave_memory(tmp_path: Path) -> None:
             assert table.match.is_over
     finally:
         lobby.close()
-    assert FINISHED_KEPT < 60
 
 
 def test_a_finished_table_a_stream_watches_stays_in_memory(tmp_path: Path) -> None:
