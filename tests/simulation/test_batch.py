@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 import cuckoo_rules as cr
-from cuckoo_rules.batch import BATCH_BOTS, BatchGame, options_array
+from cuckoo_rules.batch import BATCH_BOTS, BatchGame, ObservedStep, options_array
 from cuckoo_rules.batch._random import mt_below, mt_seed
 from cuckoo_rules.bots import derive_seed, make_bot
 from cuckoo_rules.match import Match
@@ -203,6 +203,36 @@ def test_play_runs_games_of_bots_to_the_end_and_counts_the_decisions() -> None:
 
 
 # --------------------------------------------------------------------------- the API
+
+
+def test_deal_observed_deals_the_constructors_batch_and_observes_it() -> None:
+    """The batch is the one the constructor deals; the step, its observations and masks
+    with nothing ended; its decisions, the moves the bots made before the outside seat
+    (counted by replaying each deal with the engine and the same bots)."""
+    options = cr.GameOptions(num_players=2)
+    seeds = list(range(40, 56))
+    seats = [None, "random"]
+    games, dealt = BatchGame.deal_observed(options, seeds, 0, seats=seats)
+    made = BatchGame(options, seeds, seats=seats)
+    assert [games.state(i) for i in range(len(seeds))] == [made.state(i) for i in range(len(seeds))]
+    assert np.array_equal(dealt.observations, made.observations([0] * len(seeds)))
+    assert np.array_equal(dealt.masks, made.legal_action_mask())
+    assert not dealt.terminated.any()
+    assert not dealt.truncated.any()
+    assert not dealt.winners.any()
+    assert not dealt.final_observations.any()
+    bot_moves = []
+    for seed in seeds:
+        match = Match(options, seed, [None, make_bot("random", derive_seed(seed, 1, 1))])
+        match.play_bots()
+        bot_moves.append(len(match.actions))
+    assert dealt.decisions == sum(bot_moves) > 0  # the bot began some of the games
+    for _ in range(30):  # and it plays on as the constructor's
+        first = made.legal_action_mask().argmax(axis=1)
+        ours, theirs = games.step_observed(first, 0, 20), made.step_observed(first, 0, 20)
+        for field in attrs.fields(ObservedStep):
+            assert np.array_equal(getattr(ours, field.name), getattr(theirs, field.name))
+    assert [games.state(i) for i in range(len(seeds))] == [made.state(i) for i in range(len(seeds))]
 
 
 def test_auto_reset_deals_the_slots_next_seed() -> None:

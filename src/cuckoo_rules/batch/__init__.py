@@ -38,7 +38,7 @@ Example:
 
 Every array this class returns is a new array: changing it changes no game.
 
-The kernels compile at their first use in a process (20 to 25 seconds for each use of
+The kernels compile at their first use in a process (11 to 19 seconds for each use of
 the library on a fresh install), then load from numba's cache in about a second:
 :func:`warm_up` (``cuckoo-rules warm-up``) compiles them ahead, and the logger
 ``cuckoo_rules.batch`` says at level ``INFO`` when a kernel compiles for long (see
@@ -180,6 +180,11 @@ class BatchGame:
         BotSpecError: If a bot specification is malformed.
     """
 
+    options: GameOptions
+    """The options of every game."""
+    auto_reset: bool
+    """Whether a game that ends is dealt again at once."""
+
     def __init__(
         self,
         options: GameOptions,
@@ -188,14 +193,27 @@ class BatchGame:
         seats: Sequence[str | BotSpec | None] | None = None,
         auto_reset: bool = False,
     ) -> None:
+        self._setup(options, seeds, seats, auto_reset)
+        reset_games(
+            self._states, np.ones(len(self), dtype=np.bool_), self._seeds, self._base,
+            self._deals, self._opt, self._bots.kinds, self._mts,
+        )  # fmt: skip
+        self._play_bots()
+
+    def _setup(
+        self,
+        options: GameOptions,
+        seeds: Iterable[int],
+        seats: Sequence[str | BotSpec | None] | None,
+        auto_reset: bool,
+    ) -> None:
+        """The constructor's checks and arrays, with no game dealt yet."""
         self._opt = options_array(options)
-        self.options: GameOptions = options
-        """The options of every game."""
+        self.options = options
         base = _check_seeds(seeds)
         if type(auto_reset) is not bool:
             raise InvalidOptionsError(f"auto_reset: expected True or False, got {auto_reset!r}")
-        self.auto_reset: bool = auto_reset
-        """Whether a game that ends is dealt again at once."""
+        self.auto_reset = auto_reset
         self._bots = seat_bots(seats, options.num_players)
         size = len(base)
         self._base = base
@@ -212,11 +230,31 @@ class BatchGame:
             self._bots.feed_weights,
             self._bots.thresholds,
         )
-        reset_games(
-            self._states, np.ones(size, dtype=np.bool_), self._seeds, self._base, self._deals,
-            self._opt, self._bots.kinds, self._mts,
-        )  # fmt: skip
-        self._play_bots()
+
+    @classmethod
+    def deal_observed(
+        cls,
+        options: GameOptions,
+        seeds: Iterable[int],
+        viewer: int,
+        *,
+        seats: Sequence[str | BotSpec | None] | None = None,
+    ) -> tuple[BatchGame, ObservedStep]:
+        """A new batch, and ``viewer``'s observations and masks, in one pass: a vector env's reset.
+
+        The batch is the one ``BatchGame(options, seeds, seats=seats)`` deals (the bots
+        have played until an outside seat is to act); the step returned is what
+        :meth:`step_observed` would then return with no game ended: the observations,
+        the masks, the bots' decisions. The deal runs the kernel of
+        :meth:`step_observed`, so a vector environment compiles one kernel for both.
+
+        Raises:
+            InvalidOptionsError: If an argument is invalid (the message says which).
+            BotSpecError: If a bot specification is malformed.
+        """
+        games = cls.__new__(cls)
+        games._setup(options, seeds, seats, False)
+        return games, games._observed(np.zeros(len(games), dtype=np.int64), viewer, None, True)
 
     # ------------------------------------------------------------------ reading
 
@@ -351,7 +389,12 @@ class BatchGame:
             IllegalActionError: If an action is not legal in its game (no game changes).
             InvalidOptionsError: If an argument is invalid.
         """
-        actions = self._checked(action_ids)
+        return self._observed(self._checked(action_ids), viewer, max_turns, False)
+
+    def _observed(
+        self, actions: NDArray[np.int64], viewer: int, max_turns: int | None, deal: bool
+    ) -> ObservedStep:
+        """:meth:`step_observed` of checked ``actions``, or with ``deal`` the first deal."""
         players = self.options.num_players
         if type(viewer) is not int or not 0 <= viewer < players:
             raise InvalidOptionsError(f"viewer: {viewer!r} is not a seat of the game")
@@ -365,7 +408,7 @@ class BatchGame:
         winners = np.zeros(size, dtype=np.int64)
         env_steps(
             self._states, self._seeds, (self._base, self._deals), self._opt,
-            self._bot_arrays, self._work, actions, viewer, max_turns or 0,
+            self._bot_arrays, self._work, actions, viewer, max_turns or 0, deal,
             (observations, self._mask, finals, ended, winners, self._decisions),
         )  # fmt: skip
         won = (winners[:, None] >> np.arange(players)[None, :]) & 1 == 1

@@ -187,14 +187,18 @@ def env_steps(
     actions: np.ndarray,
     viewer: int,
     max_turns: int,
+    deal: bool,
     out: Any,
 ) -> None:
-    """One step of a vector environment, in one pass over the games.
+    """One step of a vector environment, in one pass over the games (or its first deal).
 
     In each game: the action (games that are over ignore theirs), the bots' moves, then,
     if the game ended or passed ``max_turns`` (0: no limit), its outcome and last
     observation and a new deal (:func:`reset_game`, bots included); last, the
-    observation of ``viewer`` and the mask. ``slots`` is ``(base_seeds, deals)``;
+    observation of ``viewer`` and the mask. With ``deal``, every game is dealt its next
+    game instead (the actions ignored, no game counted as ended), the bots play, and
+    the observation and the mask follow: a vector environment's reset, with the code
+    of its steps (no other kernel to compile). ``slots`` is ``(base_seeds, deals)``;
     ``out`` is ``(observations, masks, final_observations, ended, winners, decisions)``
     with ``ended`` 1 for a game over and 2 for one truncated. Every row of ``out`` is
     written (``final_observations`` is zeros in the rows of the games that go on), so
@@ -209,10 +213,13 @@ def env_steps(
         count = 0
         ended[b] = 0
         winners[b] = 0
-        if s[PHASE] != OVER:
+        if deal:
+            reset_game(s, np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
+            count = play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
+        elif s[PHASE] != OVER:
             apply_action(s, seeds[b], opt, actions[b])
             count = 1 + play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
-        if s[PHASE] == OVER or (max_turns > 0 and s[TURN] > max_turns):
+        if not deal and (s[PHASE] == OVER or (max_turns > 0 and s[TURN] > max_turns)):
             ended[b] = 1 if s[PHASE] == OVER else 2
             winners[b] = s[WINNERS]
             observe_into(s, opt, viewer, final_observations[b])

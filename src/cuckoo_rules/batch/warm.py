@@ -75,8 +75,16 @@ __all__ = ["PATHS", "WarmUp", "warm_up"]
 PATHS = ("batch", "expert", "vector")
 """The paths :func:`warm_up` knows, in the order it compiles them."""
 
-_VECTOR = ("reset_games", "play_bots", "observe_all", "legal_masks", "first_illegal", "env_steps")
-_BATCH = (*_VECTOR, "apply_actions", "random_playouts")
+_VECTOR = ("env_steps", "first_illegal")
+_BATCH = (
+    *_VECTOR,
+    "reset_games",
+    "play_bots",
+    "observe_all",
+    "legal_masks",
+    "apply_actions",
+    "random_playouts",
+)
 _EXPERT = ("determinize_rows", "search_rollouts")
 
 
@@ -199,7 +207,7 @@ class _Arguments:
                 states, seeds, opt, 0, np.uint64(0), False, observations, counts,
             )),
             "env_steps": (env_steps, (
-                states, seeds, (seeds, counts), opt, self.bots, self.work, counts, 0, 0,
+                states, seeds, (seeds, counts), opt, self.bots, self.work, counts, 0, 0, False,
                 (observations, mask, observations, np.zeros(0, dtype=np.int8), counts, counts),
             )),
             "determinize_rows": (determinize_rows, (states, seeds, counts, *self._deal())),

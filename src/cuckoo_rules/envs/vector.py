@@ -124,10 +124,10 @@ class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
             0.0, float(DECK_SIZE), shape=(num_envs, size), dtype=np.float32
         )
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_DISTINCT_ACTIONS))
-        self._viewers = np.full(num_envs, seat, dtype=np.int64)
         self._games: BatchGame | None = None
         self._masks: NDArray[np.bool_] | None = None  # the masks of the last step
-        BatchGame(self.options, [0], seats=list(self.seats))  # checks the bots at once
+        # Checks the bots at once, with the kernel of reset and step (compiled if need be).
+        BatchGame.deal_observed(self.options, [0], self.seat, seats=list(self.seats))
 
     @property
     def games(self) -> BatchGame:
@@ -179,9 +179,11 @@ class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
                     f"seed: expected one seed per sub-environment ({self.num_envs}), "
                     f"got {len(seeds)}"
                 )
-        self._games = BatchGame(self.options, seeds, seats=list(self.seats))
-        self._masks = None
-        return self._observations(), {"action_mask": self.action_masks()}
+        self._games, dealt = BatchGame.deal_observed(
+            self.options, seeds, self.seat, seats=list(self.seats)
+        )
+        self._masks = dealt.masks
+        return dealt.observations, {"action_mask": self.action_masks()}
 
     def step(
         self, actions: NDArray[Any] | Sequence[int]
@@ -216,6 +218,3 @@ class BatchCuckooEnv(VectorEnv[Observations, NDArray[np.int64], NDArray[Any]]):
         if self._masks is None:
             self._masks = self.games.legal_action_mask()
         return self._masks.copy()
-
-    def _observations(self) -> Observations:
-        return self.games.observations(self._viewers)
