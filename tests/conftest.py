@@ -281,7 +281,9 @@ times with an empty cache (CPU seconds, both variants, on the 2-core development
 machine: the expert's two kernels about 25 s, ``play_bots`` 21, ``env_steps`` 12 to 18,
 ``random_playouts`` 8, ``reset_games`` 7, ``apply_actions`` 3.5, the three others 2), so
 that the two processes end together: 35.9 and 33.3 s side by side, against 43.8 and
-45.0 s for the paths ``batch`` and ``expert`` (the first alone 46 s), alternating, quiet.
+45.0 s for the paths ``batch`` and ``expert`` (the first alone 46 s), alternating, quiet;
+since a helper's own code is generated unoptimized (``_jit._quick_helper_code``), both
+done in 36.8 s against 42.6 s before (one run each, at a busier hour).
 A kernel's cache index is locked while it is compiled or loaded
 (:mod:`cuckoo_rules.batch._jit`), so a kernel both need is compiled once.
 """

@@ -29,6 +29,7 @@ pytest.importorskip("numba")
 
 import numba
 import numpy as np
+from llvmlite.binding import Linkage  # type: ignore[import-untyped]
 
 from cuckoo_rules.batch import WarmUp, _jit, warm, warm_up
 from cuckoo_rules.batch.threads import threads_for
@@ -110,6 +111,87 @@ def test_a_kernel_is_compiled_once_for_constants_and_helpers_at_a_lower_level(
     top = int(getattr(numba, "config").OPT)  # noqa: B009
     assert levels.seen == [("twice", top), ("double", min(top, _jit.HELPER_OPT))]
     assert _jit.compiles() == before + 1
+
+
+@needs_jit
+def test_a_helpers_own_code_is_quick_private_and_still_callable(tmp_path: Path) -> None:
+    """A kernel compiled for another keeps its optimized IR for the kernels that link it,
+    and emits its own code unoptimized (``optnone``) and private to it, but for the
+    wrappers that Python calls: called from Python, it still answers."""
+    kernels = toy(tmp_path)
+    assert kernels.twice(5) == 10 + 6 + 8  # compiles double for twice
+    (helper,) = kernels.double.overloads.values()
+    (caller,) = kernels.twice.overloads.values()
+    own = {f.name: f for f in helper.library._final_module.functions if not f.is_declaration}
+    linked = list(helper.library._get_module_for_linking().functions)
+    wrappers = [name for name in own if name.startswith(("_ZN7cpython", "cfunc."))]
+    assert wrappers
+    for name, function in own.items():
+        attributes = b" ".join(function.attributes)
+        assert b"optnone" in attributes or b"alwaysinline" in attributes
+        assert (function.linkage == Linkage.internal) == (name not in wrappers)
+    assert not any(b"optnone" in b" ".join(f.attributes) for f in linked)
+    caller_attributes = [b" ".join(f.attributes) for f in caller.library._final_module.functions]
+    assert not any(b"optnone" in attributes for attributes in caller_attributes)
+    assert kernels.double(7) == 14  # the helper's own code, from Python
+
+
+THREAD_IDS = """
+from cuckoo_rules.batch._jit import get_thread_id, jit, pjit, prange
+
+
+@jit
+def thread_id():
+    return get_thread_id()
+
+
+@pjit
+def ids(out):
+    for b in prange(out.shape[0]):
+        out[b] = thread_id()
+
+
+@jit
+def first_id():
+    return thread_id()
+"""
+
+WARM_IDS = """
+import sys
+from pathlib import Path
+
+import numpy as np
+from cuckoo_rules.batch._jit import warm
+
+sys.path.insert(0, str(Path(sys.argv[1]).parent))
+kernels = __import__(Path(sys.argv[1]).stem)
+ids = sys.argv[2] == "ids"
+print(warm(kernels.ids, np.zeros(4, dtype=np.int64)) if ids else warm(kernels.first_id))
+"""
+
+
+@needs_jit
+def test_a_warm_up_compiles_what_calls_get_thread_id_before_any_kernel_ran(
+    tmp_path: Path,
+) -> None:
+    """The code of ``get_thread_id`` needs numba's threads started (numba aborts the
+    process otherwise): a warm-up in a new process, where no kernel has run to start
+    them, starts them first, before it loads a helper that calls it from the cache."""
+    module = tmp_path / f"toy_ids_{abs(hash(tmp_path))}.py"
+    module.write_text(textwrap.dedent(THREAD_IDS))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONWARNINGS="ignore")
+    outputs = []
+    for kernel in ("ids", "first_id"):  # the second loads the helper the first compiled
+        done = subprocess.run(
+            [sys.executable, "-c", WARM_IDS, str(module), kernel],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout.split()[-1])
+    assert outputs == ["2" if threads_for(sys.maxsize, 1) > 1 else "1", "1"]
 
 
 @needs_jit

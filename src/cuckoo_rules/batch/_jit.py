@@ -20,11 +20,13 @@ then optimizes its code again inside every kernel that calls it, so the kernels 
 by other kernels (:data:`HELPER_OPT`) are compiled at a lower LLVM level than the
 kernels called from Python, which optimize the whole again at numba's level (``-O3``
 unless ``NUMBA_OPT`` says otherwise): the compiled games and their speed are those of
-the kernels called from Python. An argument that is a constant where a kernel is called
-(``shuffle_cards(s, DECK_SIZE, 0, state)``) is compiled as its type, not as its value, so
-that a kernel is not compiled again for every constant it is called with. A kernel over
-games (:data:`pjit`, :data:`pjit_each`) has a serial variant besides its parallel one,
-for the calls one thread runs: it compiles in a fraction of the time.
+the kernels called from Python. A called kernel's own machine code, which no kernel runs,
+is made without optimizing it (:func:`_quick_helper_code`). An argument that is a
+constant where a kernel is called (``shuffle_cards(s, DECK_SIZE, 0, state)``) is compiled
+as its type, not as its value, so that a kernel is not compiled again for every constant
+it is called with. A kernel over games (:data:`pjit`, :data:`pjit_each`) has a serial
+variant besides its parallel one, for the calls one thread runs: it compiles in a
+fraction of the time.
 
 **The parallel variant, in the background.** A call that would run on several threads
 while the parallel variant is neither compiled in the process nor in the cache runs the
@@ -359,6 +361,8 @@ def warm(kernel: Callable[..., Any], *args: Any, parallel: bool = True) -> int:
         The variants compiled or loaded.
     """
     variants: tuple[Any, ...] = getattr(kernel, "variants", (kernel,))
+    if hasattr(variants[0], "typeof_pyval"):
+        _numba.get_num_threads()  # starts numba's threads: get_thread_id's code needs them
     if not parallel:
         variants = variants[:1]
     for variant in variants:
@@ -448,7 +452,66 @@ def _kernel_class() -> type | None:
     return Kernel
 
 
+def _quick_helper_code() -> bool:
+    """Emit the machine code of a kernel compiled for another kernel without optimizing it.
+
+    numba makes the machine code of every function it compiles, but that of a kernel
+    compiled for another one (a *helper*) is never run by a kernel: the kernels link the
+    helper's IR, kept aside, and optimize and compile it into their own code. So, while
+    this package compiles a helper (and only then: numba's ``_finalize_final_module``
+    is wrapped, and acts on nothing else), the IR for linking is set aside first, then
+    the helper's own functions are made private to it (a kernel's weak copy of one then
+    resolves to the kernel's own, not to the helper's) and compiled with LLVM's
+    ``optnone``, its quickest code generation. Cold starts: the vector environment's
+    about 20 % shorter, the whole warm-up 14 % (see ``docs/batch.md``). The kernels
+    link the helpers' IR as it was before code generation (numba links it as code
+    generation left it), at the same speed within the noise. A helper called from
+    Python with the types it was compiled for runs that unoptimized code: only the
+    tests call one so; no kernel that the library calls from Python is also a helper.
+
+    Returns:
+        Whether it is in place (not where numba's internals differ).
+    """
+    try:
+        from llvmlite import binding  # type: ignore[import-untyped]
+        from numba.core.codegen import JITCodeLibrary
+    except ImportError:  # pragma: no cover - depends on numba's version
+        return False
+    finalize = getattr(JITCodeLibrary, "_finalize_final_module", None)
+    if finalize is None:  # pragma: no cover - likewise
+        return False
+    external = binding.Linkage.external
+    wrappers = ("_ZN7cpython", "cfunc.")  # what numba calls from Python, or takes the address of
+
+    def finalize_final_module(library: Any) -> None:
+        module = getattr(library, "_final_module", None)
+        if (
+            _Compiling.depth > 1
+            and module is not None
+            and library._shared_module is None  # compiled here, not loaded from the cache
+            and not any(g.name.startswith(".numba.unresolved$") for g in module.global_variables)
+        ):
+            shared = module.clone()  # what kernels link, as numba's _get_module_for_linking
+            for function in shared.functions:
+                if not function.is_declaration and function.linkage == external:
+                    function.linkage = binding.Linkage.linkonce_odr
+            library._shared_module = shared
+            for function in module.functions:
+                if function.is_declaration:
+                    continue
+                if not function.name.startswith(wrappers):
+                    function.linkage = binding.Linkage.internal
+                if not any(b"alwaysinline" in attribute for attribute in function.attributes):
+                    function.add_function_attribute("noinline")
+                    function.add_function_attribute("optnone")
+        finalize(library)
+
+    JITCodeLibrary._finalize_final_module = finalize_final_module  # type: ignore[method-assign]
+    return True
+
+
 _KERNEL = None if _numba.config.DISABLE_JIT else _kernel_class()
+_QUICK_HELPERS = False if _numba.config.DISABLE_JIT else _quick_helper_code()
 
 
 def compiled(**flags: Any) -> Callable[[F], F]:
