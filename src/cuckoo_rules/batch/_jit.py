@@ -477,7 +477,8 @@ def _quick_helper_code() -> bool:
         from numba.core.codegen import JITCodeLibrary
     except ImportError:  # pragma: no cover - depends on numba's version
         return False
-    finalize = getattr(JITCodeLibrary, "_finalize_final_module", None)
+    wrapped = "_finalize_final_module"  # numba's, private: looked up, not imported
+    finalize = getattr(JITCodeLibrary, wrapped, None)
     if finalize is None:  # pragma: no cover - likewise
         return False
     external = binding.Linkage.external
@@ -506,7 +507,7 @@ def _quick_helper_code() -> bool:
                     function.add_function_attribute("optnone")
         finalize(library)
 
-    JITCodeLibrary._finalize_final_module = finalize_final_module  # type: ignore[method-assign]
+    setattr(JITCodeLibrary, wrapped, finalize_final_module)
     return True
 
 
