@@ -118,6 +118,7 @@ def test_a_helpers_own_code_is_quick_private_and_still_callable(tmp_path: Path) 
     """A kernel compiled for another keeps its optimized IR for the kernels that link it,
     and emits its own code unoptimized (``optnone``) and private to it, but for the
     wrappers that Python calls: called from Python, it still answers."""
+    assert _jit._QUICK_HELPERS  # in place with this numba
     kernels = toy(tmp_path)
     assert kernels.twice(5) == 10 + 6 + 8  # compiles double for twice
     (helper,) = kernels.double.overloads.values()

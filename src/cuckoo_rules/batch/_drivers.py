@@ -213,20 +213,18 @@ def env_steps(
         count = 0
         ended[b] = 0
         winners[b] = 0
-        if deal:
-            reset_game(s, np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
-            count = play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
-        elif s[PHASE] != OVER:
+        if not deal and s[PHASE] != OVER:
             apply_action(s, seeds[b], opt, actions[b])
             count = 1 + play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
         if not deal and (s[PHASE] == OVER or (max_turns > 0 and s[TURN] > max_turns)):
             ended[b] = 1 if s[PHASE] == OVER else 2
             winners[b] = s[WINNERS]
             observe_into(s, opt, viewer, final_observations[b])
-            reset_game(s, np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
-            count += play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
         else:
             final_observations[b, :] = 0
+        if deal or ended[b]:
+            reset_game(s, np.int64(b), seeds, base_seeds, deals, opt, kinds, mts)
+            count += play_game_bots(s, seeds[b], opt, np.int64(b), bots, work)
         decisions[b] = count
         observe_into(s, opt, viewer, observations[b])
         legal_mask(s, masks[b])
